@@ -1,0 +1,134 @@
+import type { FastifyInstance } from 'fastify';
+import { principalOf } from '../../platform/http/routes.ts';
+import { errorResponses, nullableInteger, nullableString, slugParams } from '../../platform/http/schemas.ts';
+import { getEvent, getEvents, getSeries, getTicketTypes } from './events.service.ts';
+
+export const eventSchema = {
+  $id: 'Event',
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'slug',
+    'name',
+    'series',
+    'currency',
+    'currencies',
+    'timezone',
+    'starts_at',
+    'ends_at',
+    'sales_end_at',
+    'tax_mode',
+    'url',
+  ],
+  properties: {
+    slug: { type: 'string' },
+    name: { type: 'string' },
+    series: { ...nullableString, description: 'series slug' },
+    currency: { type: 'string', description: 'lowercase ISO 4217' },
+    currencies: { type: 'array', items: { type: 'string' } },
+    timezone: { type: 'string', description: 'IANA name' },
+    starts_at: { type: 'string', format: 'date-time' },
+    ends_at: { type: ['string', 'null'], format: 'date-time' },
+    sales_end_at: { type: ['string', 'null'], format: 'date-time' },
+    tax_mode: { type: 'string', enum: ['inclusive', 'exclusive'] },
+    url: { type: 'string', description: 'public event page' },
+  },
+} as const;
+
+export const ticketTypeSchema = {
+  $id: 'TicketType',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'slug', 'name', 'price_cents', 'currency', 'capacity', 'max_per_order', 'on_sale', 'position'],
+  properties: {
+    id: { type: 'integer' },
+    slug: { type: 'string' },
+    name: { type: 'string' },
+    price_cents: { type: 'integer' },
+    currency: { type: 'string' },
+    capacity: { ...nullableInteger, description: 'null: no limit' },
+    max_per_order: nullableInteger,
+    on_sale: { type: 'boolean' },
+    position: { type: 'integer' },
+  },
+} as const;
+
+const seriesSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['slug', 'name'],
+  properties: { slug: { type: 'string' }, name: { type: 'string' } },
+} as const;
+
+export async function eventsRoutes(app: FastifyInstance): Promise<void> {
+  app.addSchema(eventSchema);
+  app.addSchema(ticketTypeSchema);
+  const common = { config: { capability: 'events.view' as const } };
+
+  app.get(
+    '/events',
+    {
+      ...common,
+      schema: {
+        tags: ['events'],
+        summary: 'Events, newest first',
+        response: {
+          200: { type: 'object', required: ['events'], properties: { events: { type: 'array', items: { $ref: 'Event#' } } } },
+          ...errorResponses(401, 403, 429, 500),
+        },
+      },
+    },
+    async (request) => ({ events: await getEvents(app.ctx, principalOf(request)) }),
+  );
+
+  app.get(
+    '/series',
+    {
+      ...common,
+      schema: {
+        tags: ['events'],
+        summary: 'Series, by name',
+        response: {
+          200: { type: 'object', required: ['series'], properties: { series: { type: 'array', items: seriesSchema } } },
+          ...errorResponses(401, 403, 429, 500),
+        },
+      },
+    },
+    async (request) => ({ series: await getSeries(app.ctx, principalOf(request)) }),
+  );
+
+  app.get<{ Params: { slug: string } }>(
+    '/events/:slug',
+    {
+      ...common,
+      schema: {
+        tags: ['events'],
+        summary: 'One event',
+        params: slugParams,
+        response: { 200: { $ref: 'Event#' }, ...errorResponses(401, 403, 404, 429, 500) },
+      },
+    },
+    async (request) => getEvent(app.ctx, principalOf(request), request.params.slug),
+  );
+
+  app.get<{ Params: { slug: string } }>(
+    '/events/:slug/ticket-types',
+    {
+      ...common,
+      schema: {
+        tags: ['events'],
+        summary: 'Ticket types in display order, archived excluded; [] for an unknown event',
+        params: slugParams,
+        response: {
+          200: {
+            type: 'object',
+            required: ['ticket_types'],
+            properties: { ticket_types: { type: 'array', items: { $ref: 'TicketType#' } } },
+          },
+          ...errorResponses(401, 403, 429, 500),
+        },
+      },
+    },
+    async (request) => ({ ticket_types: await getTicketTypes(app.ctx, principalOf(request), request.params.slug) }),
+  );
+}

@@ -1,0 +1,99 @@
+import type { AppContext } from '../../platform/context.ts';
+import { notFound } from '../../platform/errors.ts';
+import { canSeeEvent, type Principal } from '../../platform/http/auth.ts';
+import { iso } from '../../platform/time.ts';
+import { findAccountById } from '../accounts/accounts.repo.ts';
+import { findEventBySlug, listEvents, listSeries, listTicketTypes, type EventRow, type TicketTypeRow } from './events.repo.ts';
+
+export interface EventView {
+  slug: string;
+  name: string;
+  series: string | null;
+  currency: string;
+  currencies: string[];
+  timezone: string;
+  starts_at: string;
+  ends_at: string | null;
+  sales_end_at: string | null;
+  tax_mode: 'inclusive' | 'exclusive';
+  url: string;
+}
+
+export interface TicketTypeView {
+  id: number;
+  slug: string;
+  name: string;
+  price_cents: number;
+  currency: string;
+  capacity: number | null;
+  max_per_order: number | null;
+  on_sale: boolean;
+  position: number;
+}
+
+export function eventPageUrl(ctx: AppContext, accountSlug: string, eventSlug: string): string {
+  return `${ctx.config.baseUrl}/e/${encodeURIComponent(accountSlug)}/${encodeURIComponent(eventSlug)}`;
+}
+
+export function presentEvent(ctx: AppContext, accountSlug: string, e: EventRow): EventView {
+  return {
+    slug: e.slug,
+    name: e.name,
+    series: e.series_slug,
+    currency: e.currency,
+    currencies: e.currencies,
+    timezone: e.timezone,
+    starts_at: iso(e.starts_at),
+    ends_at: iso(e.ends_at),
+    sales_end_at: iso(e.sales_end_at),
+    tax_mode: e.tax_mode,
+    url: eventPageUrl(ctx, accountSlug, e.slug),
+  };
+}
+
+export function presentTicketType(t: TicketTypeRow, currency: string): TicketTypeView {
+  return {
+    id: t.id,
+    slug: t.key,
+    name: t.name,
+    price_cents: t.price_cents,
+    currency,
+    capacity: t.capacity,
+    max_per_order: t.max_per_order,
+    on_sale: t.on_sale,
+    position: t.position,
+  };
+}
+
+/** The event behind a path slug, or 404 when unknown or outside an event-limited token's list. */
+export async function loadVisibleEvent(ctx: AppContext, p: Principal, slug: string): Promise<EventRow> {
+  const event = canSeeEvent(p, slug) ? await findEventBySlug(ctx.db, p.accountId, slug) : undefined;
+  if (!event) throw notFound(`No event with slug "${slug}"`);
+  return event;
+}
+
+export async function getEvents(ctx: AppContext, p: Principal): Promise<EventView[]> {
+  const rows = await listEvents(ctx.db, p.accountId, p.eventSlugs ? [...p.eventSlugs] : null);
+  return rows.map((e) => presentEvent(ctx, p.accountSlug, e));
+}
+
+export async function getEvent(ctx: AppContext, p: Principal, slug: string): Promise<EventView> {
+  return presentEvent(ctx, p.accountSlug, await loadVisibleEvent(ctx, p, slug));
+}
+
+export async function getSeries(ctx: AppContext, p: Principal): Promise<Array<{ slug: string; name: string }>> {
+  return listSeries(ctx.db, p.accountId);
+}
+
+/** Spec: `[]` with 200 for an unknown slug (and for an event the token may not see). */
+export async function getTicketTypes(ctx: AppContext, p: Principal, slug: string): Promise<TicketTypeView[]> {
+  if (!canSeeEvent(p, slug)) return [];
+  const event = await findEventBySlug(ctx.db, p.accountId, slug);
+  if (!event) return [];
+  const types = await listTicketTypes(ctx.db, p.accountId, event.id);
+  return types.map((t) => presentTicketType(t, event.currency));
+}
+
+export async function accountSlugOf(ctx: AppContext, accountId: number): Promise<string> {
+  return (await findAccountById(ctx.db, accountId))?.slug ?? '';
+}

@@ -1,0 +1,549 @@
+import type { AppContext } from '../../platform/context.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { AppError } from '../../platform/errors.ts';
+import { hashToken } from '../../platform/http/auth.ts';
+import { lineTax } from '../../platform/money.ts';
+import { randomSecret } from '../../platform/secrets.ts';
+import { apiHoldEnd } from '../orders/holds.ts';
+import { deriveThemeSettings } from '../themes/theme-colors.ts';
+import { lineRate, parseAccountFile, type AccountFile, type EventIn, type OrderIn } from './account-file.ts';
+
+export interface ImportResult {
+  account: string;
+  events: number;
+  orders: number;
+  replaced: boolean;
+}
+
+/**
+ * Loads one account file in a single transaction: on any error nothing is written.
+ * An existing slug is refused unless `replace`, which deletes that account first (same transaction).
+ */
+export async function importAccount(ctx: AppContext, input: unknown, opts: { replace?: boolean } = {}): Promise<ImportResult> {
+  const file = parseAccountFile(input);
+  return ctx.db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom('accounts').select('id').where('slug', '=', file.account.slug).executeTakeFirst();
+    if (existing && !opts.replace) {
+      throw new AppError(
+        'conflict',
+        'account_exists',
+        `An account with slug "${file.account.slug}" exists; use --replace to overwrite it`,
+      );
+    }
+    if (existing) await trx.deleteFrom('accounts').where('id', '=', existing.id).execute();
+    const accountId = await writeAccount(trx, file);
+    let orders = 0;
+    for (const [i, e] of (file.events ?? []).entries()) {
+      orders += await writeEvent(ctx, trx, accountId, file, e, `$.events[${i}]`);
+    }
+    return { account: file.account.slug, events: file.events?.length ?? 0, orders, replaced: Boolean(existing) };
+  });
+}
+
+async function writeAccount(db: Db, f: AccountFile): Promise<number> {
+  const p = f.account.payments;
+  const { id: accountId } = await db
+    .insertInto('accounts')
+    .values({
+      slug: f.account.slug,
+      name: f.account.name,
+      region: f.account.region ?? null,
+      payments_mode: p?.mode ?? 'none',
+      payments_provider: p?.provider ?? 'sandbox',
+      payments_api_key: p?.api_key ?? null,
+      payments_api_base: p?.api_base ?? null,
+      platform_fee_bp: p?.platform_fee_bp ?? 0,
+      platform_fee_fixed_cents: p?.platform_fee_fixed ?? 0,
+      hide_powered_by_allowed: f.account.plan?.hide_powered_by ?? false,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+
+  for (const [i, t] of (f.tokens ?? []).entries()) {
+    const hash = hashToken(t.secret);
+    const clash = await db.selectFrom('api_tokens').select('id').where('token_hash', '=', hash).executeTakeFirst();
+    if (clash)
+      throw new AppError('conflict', 'invalid_account_file', `$.tokens[${i}].secret: already used by another account's token`);
+    await db
+      .insertInto('api_tokens')
+      .values({
+        account_id: accountId,
+        name: t.name,
+        token_hash: hash,
+        capabilities: [...new Set(t.capabilities)],
+        scopes: [...new Set(t.scopes ?? [])],
+        event_slugs: t.events ? [...new Set(t.events)] : null,
+      })
+      .execute();
+  }
+  for (const s of f.series ?? []) {
+    await db.insertInto('series').values({ account_id: accountId, slug: s.slug, name: s.name }).execute();
+  }
+  const templateIds = new Map<string, number>();
+  for (const t of f.html_templates ?? []) {
+    const row = await db
+      .insertInto('html_templates')
+      .values({ account_id: accountId, key: t.key, name: t.name, kind: t.kind, channel: t.channel, body: t.body })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    templateIds.set(t.key, row.id);
+  }
+  for (const t of f.themes ?? []) {
+    const settings: Record<string, unknown> = { ...(t.settings ?? {}) };
+    for (const channel of ['web', 'email', 'attendee_hub']) {
+      const name = `default_${channel}_html_template_id`;
+      if (typeof settings[name] === 'string') settings[name] = templateIds.get(settings[name]);
+    }
+    await db
+      .insertInto('themes')
+      .values({
+        account_id: accountId,
+        name: t.name,
+        is_default: t.is_default ?? false,
+        settings: JSON.stringify(deriveThemeSettings(settings)),
+      })
+      .execute();
+  }
+  return accountId;
+}
+
+type KeyMap = Map<string, { id: number; inventoryId: number | null; name: string; taxRateBp: number }>;
+
+async function withInventory(
+  db: Db,
+  accountId: number,
+  eventId: number,
+  capacity: number | null | undefined,
+): Promise<number | null> {
+  if (capacity === null || capacity === undefined) return null;
+  const row = await db
+    .insertInto('inventory')
+    .values({ account_id: accountId, event_id: eventId, capacity })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function writeEvent(ctx: AppContext, db: Db, accountId: number, f: AccountFile, e: EventIn, at: string): Promise<number> {
+  const seriesId = e.series
+    ? (
+        await db
+          .selectFrom('series')
+          .select('id')
+          .where('account_id', '=', accountId)
+          .where('slug', '=', e.series)
+          .executeTakeFirstOrThrow()
+      ).id
+    : null;
+  const currencies = [e.currency, ...(e.currencies ?? []).filter((c) => c !== e.currency)];
+  const fxRates = Object.fromEntries(Object.entries(e.fx_rates ?? {}).map(([c, r]) => [c, String(r)]));
+  const event = await db
+    .insertInto('events')
+    .values({
+      account_id: accountId,
+      slug: e.slug,
+      name: e.name,
+      series_id: seriesId,
+      currency: e.currency,
+      currencies: [...new Set(currencies)],
+      fx_rates: JSON.stringify(fxRates),
+      timezone: e.timezone,
+      starts_at: e.starts_at,
+      ends_at: e.ends_at ?? null,
+      sales_end_at: e.sales_end_at ?? null,
+      payment_expires_at: e.payment_expires_at ?? null,
+      tax_mode: e.tax_mode ?? 'inclusive',
+    })
+    .returning(['id', 'starts_at', 'payment_expires_at'])
+    .executeTakeFirstOrThrow();
+  const base = { account_id: accountId, event_id: event.id };
+
+  const audiences = new Map<string, number>();
+  for (const a of e.audiences ?? []) {
+    const row = await db
+      .insertInto('audiences')
+      .values({ ...base, key: a.key, name: a.name })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    audiences.set(a.key, row.id);
+  }
+  const portals = new Map<string, number>();
+  for (const p of e.portals ?? []) {
+    const row = await db
+      .insertInto('portals')
+      .values({ ...base, key: p.key, name: p.name, audience_id: p.audience ? audiences.get(p.audience)! : null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    portals.set(p.key, row.id);
+  }
+  const goods: KeyMap = new Map();
+  for (const [i, g] of (e.goods ?? []).entries()) {
+    const inventoryId = await withInventory(db, accountId, event.id, g.capacity);
+    const row = await db
+      .insertInto('goods')
+      .values({
+        ...base,
+        key: g.key,
+        name: g.name,
+        price_cents: g.price,
+        prices: JSON.stringify(g.prices ?? {}),
+        capacity: g.capacity ?? null,
+        inventory_id: inventoryId,
+        position: i,
+        on_sale: g.on_sale ?? true,
+        tax_rate_bp: g.tax_rate_bp ?? 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    goods.set(g.key, { id: row.id, inventoryId, name: g.name, taxRateBp: g.tax_rate_bp ?? 0 });
+  }
+  const types: KeyMap = new Map();
+  for (const [i, t] of (e.ticket_types ?? []).entries()) {
+    const inventoryId = await withInventory(db, accountId, event.id, t.capacity);
+    const row = await db
+      .insertInto('ticket_types')
+      .values({
+        ...base,
+        key: t.key,
+        name: t.name,
+        price_cents: t.price,
+        prices: JSON.stringify(t.prices ?? {}),
+        capacity: t.capacity ?? null,
+        inventory_id: inventoryId,
+        max_per_order: t.max_per_order ?? null,
+        position: t.position ?? i,
+        on_sale: t.on_sale ?? true,
+        archived: t.archived ?? false,
+        audience_id: t.audience ? audiences.get(t.audience)! : null,
+        requires_session: t.requires_session ?? false,
+        tax_rate_bp: t.tax_rate_bp ?? 0,
+        group_discounts: JSON.stringify([...(t.group_discounts ?? [])].sort((a, b) => a.min_quantity - b.min_quantity)),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    types.set(t.key, { id: row.id, inventoryId, name: t.name, taxRateBp: t.tax_rate_bp ?? 0 });
+    for (const inc of t.includes ?? []) {
+      await db
+        .insertInto('ticket_type_includes')
+        .values({ account_id: accountId, ticket_type_id: row.id, good_id: goods.get(inc.good)!.id, quantity: inc.quantity ?? 1 })
+        .execute();
+    }
+  }
+  const sessions: KeyMap = new Map();
+  for (const [i, s] of (e.sessions ?? []).entries()) {
+    const inventoryId = await withInventory(db, accountId, event.id, s.capacity);
+    const row = await db
+      .insertInto('sessions')
+      .values({
+        ...base,
+        key: s.key,
+        name: s.name ?? '',
+        starts_at: s.starts_at,
+        ends_at: s.ends_at ?? null,
+        capacity: s.capacity ?? null,
+        inventory_id: inventoryId,
+        position: i,
+        on_sale: s.on_sale ?? true,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    sessions.set(s.key, { id: row.id, inventoryId, name: s.name ?? '', taxRateBp: 0 });
+    for (const k of s.ticket_types ?? []) {
+      await db
+        .insertInto('session_ticket_types')
+        .values({ account_id: accountId, session_id: row.id, ticket_type_id: types.get(k)!.id })
+        .execute();
+    }
+  }
+  const donations: KeyMap = new Map();
+  for (const [i, d] of (e.donations ?? []).entries()) {
+    const row = await db
+      .insertInto('donations')
+      .values({ ...base, key: d.key, name: d.name, position: i, on_sale: d.on_sale ?? true })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    donations.set(d.key, { id: row.id, inventoryId: null, name: d.name, taxRateBp: 0 });
+  }
+  const codes = new Map<string, number>();
+  for (const d of e.discount_codes ?? []) {
+    const row = await db
+      .insertInto('discount_codes')
+      .values({
+        ...base,
+        code: d.code,
+        percent_off: d.percent_off ?? null,
+        amount_off_cents: d.amount_off ?? null,
+        max_uses: d.max_uses ?? null,
+        ticket_type_ids: d.ticket_types ? d.ticket_types.map((k) => types.get(k)!.id) : null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    codes.set(d.code.toUpperCase(), row.id);
+  }
+  const lists = new Map<string, number>();
+  for (const l of e.checkin_lists ?? []) {
+    const row = await db
+      .insertInto('checkin_lists')
+      .values({
+        ...base,
+        key: l.key,
+        name: l.name,
+        ticket_type_ids: l.ticket_types ? l.ticket_types.map((k) => types.get(k)!.id) : null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    lists.set(l.key, row.id);
+  }
+  for (const r of e.saved_reports ?? []) {
+    await db
+      .insertInto('saved_reports')
+      .values({ ...base, name: r.name, query: r.query.replace(/^\?/, '') })
+      .execute();
+  }
+  const maps = { types, goods, sessions, donations, audiences, portals, codes, lists };
+  for (const [j, o] of (e.orders ?? []).entries()) {
+    await writeOrder(
+      ctx,
+      db,
+      accountId,
+      f,
+      e,
+      {
+        id: event.id,
+        starts_at: new Date(event.starts_at),
+        payment_expires_at: event.payment_expires_at ? new Date(event.payment_expires_at) : null,
+      },
+      o,
+      maps,
+      `${at}.orders[${j}]`,
+    );
+  }
+  return e.orders?.length ?? 0;
+}
+
+interface Maps {
+  types: KeyMap;
+  goods: KeyMap;
+  sessions: KeyMap;
+  donations: KeyMap;
+  audiences: Map<string, number>;
+  portals: Map<string, number>;
+  codes: Map<string, number>;
+  lists: Map<string, number>;
+}
+
+async function writeOrder(
+  ctx: AppContext,
+  db: Db,
+  accountId: number,
+  f: AccountFile,
+  e: EventIn,
+  event: { id: number; starts_at: Date; payment_expires_at: Date | null },
+  o: OrderIn,
+  m: Maps,
+  at: string,
+): Promise<void> {
+  const mode = e.tax_mode ?? 'inclusive';
+  const currency = o.currency ?? e.currency;
+  const fxRate = o.fx_rate ?? (currency === e.currency ? 1 : (e.fx_rates?.[currency] ?? 1));
+  const lines = o.lines.map((l) => {
+    const total = l.unit_price * l.quantity;
+    const rate = lineRate(e, l);
+    return { l, total, rate, tax: l.tax ?? lineTax(total, rate, mode) };
+  });
+  const subtotal = lines.reduce((s, x) => s + x.total + (mode === 'exclusive' ? x.tax : 0), 0);
+  const discount = (o.discounts ?? []).reduce((s, d) => s + d.amount, 0);
+  const succeededRefunds = (o.refunds ?? []).filter((r) => (r.status ?? 'succeeded') === 'succeeded');
+  const refunded = succeededRefunds.reduce((s, r) => s + r.amount, 0);
+  const paidAt = o.paid_at ?? (o.status === 'paid' || o.status === 'refunded' ? (o.payments?.[0]?.at ?? o.created_at) : null);
+  const refundedAt = o.status === 'refunded' ? (succeededRefunds.at(-1)?.at ?? paidAt) : null;
+  const expiresAt =
+    o.status === 'pending' ? (o.expires_at ?? apiHoldEnd(event, new Date(o.created_at)).toISOString()) : (o.expires_at ?? null);
+
+  const clash = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('ref', '=', o.ref)
+    .executeTakeFirst();
+  if (clash) throw new AppError('conflict', 'invalid_account_file', `${at}.ref: "${o.ref}" is already used in this account`);
+  const order = await db
+    .insertInto('orders')
+    .values({
+      account_id: accountId,
+      event_id: event.id,
+      ref: o.ref,
+      status: o.status,
+      currency,
+      fx_rate: String(fxRate),
+      subtotal_cents: subtotal,
+      discount_cents: discount,
+      total_cents: subtotal - discount,
+      refunded_cents: refunded,
+      name: o.name ?? null,
+      email: o.email ?? null,
+      audience_id: o.audience ? m.audiences.get(o.audience)! : null,
+      portal_id: o.portal ? m.portals.get(o.portal)! : null,
+      channel: 'import',
+      access_secret: randomSecret(),
+      qr_token: randomSecret(),
+      codes_key: (o.discounts ?? []).map((d) => d.code).join(','),
+      answers: JSON.stringify(o.answers ?? []),
+      created_at: o.created_at,
+      paid_at: paidAt,
+      canceled_at: o.status === 'canceled' ? (o.canceled_at ?? o.created_at) : (o.canceled_at ?? null),
+      refunded_at: refundedAt,
+      expires_at: expiresAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('order_log')
+    .values({
+      account_id: accountId,
+      order_id: order.id,
+      action: 'imported',
+      data: JSON.stringify({ status: o.status }),
+      created_at: ctx.clock.now(),
+    })
+    .execute();
+
+  const holdsStock = o.status === 'paid' || o.status === 'pending';
+  let ticketNo = 0;
+  for (const [k, { l, total, rate, tax }] of lines.entries()) {
+    const item = { tickets: m.types, goods: m.goods, sessions: m.sessions, donations: m.donations }[l.kind].get(l.ref)!;
+    const line = await db
+      .insertInto('order_lines')
+      .values({
+        account_id: accountId,
+        order_id: order.id,
+        event_id: event.id,
+        kind: l.kind,
+        ticket_type_id: l.kind === 'tickets' ? item.id : null,
+        good_id: l.kind === 'goods' ? item.id : null,
+        session_id: l.kind === 'sessions' ? item.id : null,
+        donation_id: l.kind === 'donations' ? item.id : null,
+        inventory_id: item.inventoryId,
+        name: item.name || l.ref,
+        quantity: l.quantity,
+        unit_price_cents: l.unit_price,
+        total_cents: total,
+        tax_rate_bp: rate,
+        tax_cents: tax,
+        included: l.kind === 'goods' && l.unit_price === 0,
+        position: k,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (holdsStock && item.inventoryId !== null) {
+      const ok = await db
+        .updateTable('inventory')
+        .set((eb) => ({ taken: eb('taken', '+', l.quantity) }))
+        .where('id', '=', item.inventoryId)
+        .where((eb) => eb('taken', '<=', eb('capacity', '-', l.quantity)))
+        .executeTakeFirst();
+      if (ok.numUpdatedRows === 0n) {
+        throw new AppError(
+          'conflict',
+          'invalid_account_file',
+          `${at}.lines[${k}]: "${l.ref}" has not enough capacity left for this order`,
+        );
+      }
+    }
+    if (l.kind !== 'tickets' || (o.status !== 'paid' && o.status !== 'refunded')) continue;
+    for (let n = 0; n < l.quantity; n++) {
+      ticketNo++;
+      const ticket = await db
+        .insertInto('tickets')
+        .values({
+          account_id: accountId,
+          event_id: event.id,
+          order_id: order.id,
+          order_line_id: line.id,
+          ticket_type_id: item.id,
+          ref: `${o.ref}-${ticketNo}`,
+          attendee_name: l.attendees?.[n] ?? null,
+          qr_token: randomSecret(),
+          status: o.status === 'paid' ? 'valid' : 'voided',
+          position: ticketNo,
+          created_at: paidAt ?? o.created_at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      for (const listKey of l.checked_in ?? []) {
+        const listId = m.lists.get(listKey)!;
+        await db
+          .insertInto('checkins')
+          .values({ account_id: accountId, checkin_list_id: listId, ticket_id: ticket.id, created_at: paidAt ?? o.created_at })
+          .execute();
+        await db
+          .updateTable('checkin_lists')
+          .set((eb) => ({ checked_in_count: eb('checked_in_count', '+', 1) }))
+          .where('id', '=', listId)
+          .execute();
+      }
+    }
+  }
+  for (const [k, d] of (o.discounts ?? []).entries()) {
+    const codeId = m.codes.get(d.code.toUpperCase()) ?? null;
+    await db
+      .insertInto('order_discounts')
+      .values({
+        account_id: accountId,
+        order_id: order.id,
+        discount_code_id: codeId,
+        code: d.code,
+        amount_cents: d.amount,
+        position: k,
+      })
+      .execute();
+    if (codeId !== null && o.status !== 'canceled') {
+      await db
+        .updateTable('discount_codes')
+        .set((eb) => ({ uses: eb('uses', '+', 1) }))
+        .where('id', '=', codeId)
+        .execute();
+    }
+  }
+  const provider = f.account.payments?.provider === 'stripe' ? 'stripe' : 'sandbox';
+  let firstPaymentId: number | null = null;
+  for (const p of o.payments ?? []) {
+    const row = await db
+      .insertInto('payments')
+      .values({
+        account_id: accountId,
+        order_id: order.id,
+        rail: p.rail,
+        provider: p.rail === 'sandbox' ? 'sandbox' : provider,
+        status: 'succeeded',
+        amount_cents: p.amount,
+        currency,
+        provider_ref: p.provider_ref ?? null,
+        fee_cents: p.fee ?? null,
+        fee_currency: p.fee_currency ?? currency,
+        platform_fee_cents: p.platform_fee ?? 0,
+        simulated: p.rail === 'sandbox',
+        created_at: p.at,
+        succeeded_at: p.at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    firstPaymentId ??= row.id;
+  }
+  for (const r of o.refunds ?? []) {
+    await db
+      .insertInto('refunds')
+      .values({
+        account_id: accountId,
+        order_id: order.id,
+        payment_id: firstPaymentId,
+        amount_cents: r.amount,
+        currency,
+        status: r.status ?? 'succeeded',
+        simulated: o.payments?.[0]?.rail === 'sandbox',
+        created_at: r.at,
+        completed_at: r.at,
+      })
+      .execute();
+  }
+}

@@ -1,0 +1,7 @@
+import type { Job } from '../platform/jobs/jobs.ts';
+
+/**
+ * Every periodic job of the service. Each must be safe when several instances run it at once
+ * (claim work with row locks or SKIP LOCKED).
+ */
+export const allJobs: Job[] = [];

@@ -1,0 +1,61 @@
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  production: boolean;
+  rateLimitPerMin: number;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function urlVar(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a URL`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got ${url.protocol}`);
+  }
+  return raw;
+}
+
+/** Reads and validates the environment once at boot; see the README's configuration table. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = intVar(env, 'PORT', 3000, 0, 65535);
+  const baseUrl = (urlVar(env, 'BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    baseUrl,
+    databaseUrl: urlVar(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: path.resolve(env.ADMIT_DATA_DIR || './data'),
+    smtpUrl: urlVar(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || 'tickets@localhost',
+    production: env.NODE_ENV === 'production',
+    rateLimitPerMin: intVar(env, 'ADMIT_RATE_LIMIT_PER_MIN', 1200, 0, 10_000_000),
+    bodyLimit: 1024 * 1024,
+    logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+  };
+}

@@ -1,0 +1,438 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Kysely table types; keep in step with migrations/*.sql. */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string | T, string | T>;
+/** A jsonb column with a database default. (Generated<> cannot wrap a ColumnType.) */
+type GenJson<T> = ColumnType<T, string | T | undefined, string | T>;
+type Money = number;
+
+export interface AccountsTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  region: string | null;
+  payments_mode: Generated<'none' | 'sandbox' | 'own_key' | 'platform'>;
+  payments_provider: Generated<'sandbox' | 'stripe'>;
+  payments_api_key: string | null;
+  payments_api_base: string | null;
+  platform_fee_bp: Generated<number>;
+  platform_fee_fixed_cents: Generated<Money>;
+  hide_powered_by_allowed: Generated<boolean>;
+  created_at: Generated<Timestamp>;
+}
+
+export interface ApiTokensTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  token_hash: string;
+  capabilities: Generated<string[]>;
+  scopes: Generated<string[]>;
+  event_slugs: string[] | null;
+  created_at: Generated<Timestamp>;
+  last_used_at: Timestamp | null;
+}
+
+export interface SeriesTable {
+  id: Generated<number>;
+  account_id: number;
+  slug: string;
+  name: string;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  account_id: number;
+  slug: string;
+  name: string;
+  series_id: number | null;
+  currency: string;
+  currencies: string[];
+  fx_rates: GenJson<Record<string, string>>;
+  timezone: string;
+  starts_at: Timestamp;
+  ends_at: Timestamp | null;
+  sales_end_at: Timestamp | null;
+  payment_expires_at: Timestamp | null;
+  tax_mode: Generated<'inclusive' | 'exclusive'>;
+  venue: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+export interface InventoryTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  capacity: number;
+  taken: Generated<number>;
+}
+
+export interface KeyedEventChild {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  key: string;
+  name: string;
+}
+
+export interface AudiencesTable extends KeyedEventChild {}
+
+export interface PortalsTable extends KeyedEventChild {
+  audience_id: number | null;
+}
+
+export interface GroupDiscount {
+  min_quantity: number;
+  percent_off: number;
+}
+
+export interface TicketTypesTable extends KeyedEventChild {
+  price_cents: Money;
+  prices: GenJson<Record<string, number>>;
+  capacity: number | null;
+  inventory_id: number | null;
+  max_per_order: number | null;
+  position: Generated<number>;
+  on_sale: Generated<boolean>;
+  archived: Generated<boolean>;
+  audience_id: number | null;
+  requires_session: Generated<boolean>;
+  tax_rate_bp: Generated<number>;
+  group_discounts: GenJson<GroupDiscount[]>;
+}
+
+export interface GoodsTable extends KeyedEventChild {
+  price_cents: Money;
+  prices: GenJson<Record<string, number>>;
+  capacity: number | null;
+  inventory_id: number | null;
+  position: Generated<number>;
+  on_sale: Generated<boolean>;
+  tax_rate_bp: Generated<number>;
+}
+
+export interface TicketTypeIncludesTable {
+  account_id: number;
+  ticket_type_id: number;
+  good_id: number;
+  quantity: Generated<number>;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  key: string;
+  name: Generated<string>;
+  starts_at: Timestamp;
+  ends_at: Timestamp | null;
+  capacity: number | null;
+  inventory_id: number | null;
+  position: Generated<number>;
+  on_sale: Generated<boolean>;
+}
+
+export interface SessionTicketTypesTable {
+  account_id: number;
+  session_id: number;
+  ticket_type_id: number;
+}
+
+export interface DonationsTable extends KeyedEventChild {
+  position: Generated<number>;
+  on_sale: Generated<boolean>;
+}
+
+export interface DiscountCodesTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  code: string;
+  percent_off: number | null;
+  amount_off_cents: Money | null;
+  max_uses: number | null;
+  uses: Generated<number>;
+  ticket_type_ids: number[] | null;
+  valid_until: Timestamp | null;
+}
+
+export interface QuestionsTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  key: string;
+  label: string;
+  scope: 'order' | 'attendee';
+  required: Generated<boolean>;
+  position: Generated<number>;
+}
+
+export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'canceled';
+export type LineKind = 'tickets' | 'sessions' | 'goods' | 'donations';
+
+export interface Answer {
+  question: string;
+  answer: string;
+}
+
+export interface ItemAnswer {
+  ticket_type_id: number;
+  position: number;
+  answers: Answer[];
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  ref: string;
+  status: OrderStatus;
+  currency: string;
+  /** exact decimal, as a string */
+  fx_rate: ColumnType<string, string | number | undefined, string | number>;
+  subtotal_cents: Money;
+  discount_cents: Generated<Money>;
+  total_cents: Money;
+  refunded_cents: Generated<Money>;
+  name: string | null;
+  email: string | null;
+  audience_id: number | null;
+  portal_id: number | null;
+  channel: Generated<'api' | 'web' | 'import' | 'door'>;
+  access_secret: string;
+  qr_token: string;
+  codes_key: Generated<string>;
+  answers: GenJson<Answer[]>;
+  item_answers: GenJson<ItemAnswer[]>;
+  created_at: Timestamp;
+  paid_at: Timestamp | null;
+  canceled_at: Timestamp | null;
+  refunded_at: Timestamp | null;
+  expires_at: Timestamp | null;
+}
+
+export interface OrderLinesTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  event_id: number;
+  kind: LineKind;
+  ticket_type_id: number | null;
+  good_id: number | null;
+  session_id: number | null;
+  donation_id: number | null;
+  inventory_id: number | null;
+  name: string;
+  quantity: number;
+  unit_price_cents: Money;
+  total_cents: Money;
+  tax_rate_bp: Generated<number>;
+  tax_cents: Generated<Money>;
+  included: Generated<boolean>;
+  position: Generated<number>;
+}
+
+export interface OrderDiscountsTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  discount_code_id: number | null;
+  code: string;
+  amount_cents: Money;
+  position: Generated<number>;
+}
+
+export interface TicketsTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  order_id: number;
+  order_line_id: number;
+  ticket_type_id: number;
+  session_id: number | null;
+  ref: string;
+  attendee_name: string | null;
+  qr_token: string;
+  status: Generated<'valid' | 'voided'>;
+  position: Generated<number>;
+  created_at: Timestamp;
+}
+
+export type Rail = 'card' | 'wallet' | 'sandbox' | 'terminal';
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  rail: Rail;
+  provider: 'sandbox' | 'stripe' | 'import';
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled';
+  amount_cents: Money;
+  currency: string;
+  provider_ref: string | null;
+  fee_cents: Money | null;
+  fee_currency: string | null;
+  platform_fee_cents: Generated<Money>;
+  simulated: Generated<boolean>;
+  created_at: Timestamp;
+  succeeded_at: Timestamp | null;
+}
+
+export interface RefundsTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  payment_id: number | null;
+  amount_cents: Money;
+  currency: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  provider_ref: string | null;
+  simulated: Generated<boolean>;
+  error: string | null;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
+export interface OrderLogTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  action: string;
+  data: GenJson<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export interface CheckinListsTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  key: string;
+  name: string;
+  ticket_type_ids: number[] | null;
+  checked_in_count: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface CheckinsTable {
+  id: Generated<number>;
+  account_id: number;
+  checkin_list_id: number;
+  ticket_id: number;
+  qr_code_scanned: Generated<boolean>;
+  online: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+export interface ImagesTable {
+  id: Generated<number>;
+  account_id: number;
+  content_type: string;
+  bytes: Uint8Array;
+  sha256: string;
+  source_url: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+export interface HtmlTemplatesTable {
+  id: Generated<number>;
+  account_id: number;
+  key: string;
+  name: string;
+  kind: 'layout' | 'component';
+  channel: 'web' | 'email' | 'attendee_hub';
+  body: string;
+  created_at: Generated<Timestamp>;
+}
+
+export interface ThemesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  is_default: Generated<boolean>;
+  settings: GenJson<Record<string, unknown>>;
+  logo_image_id: number | null;
+  banner_image_id: number | null;
+  background_image_id: number | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  deleted_at: Timestamp | null;
+}
+
+export interface SavedReportsTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  name: string;
+  query: string;
+  created_at: Generated<Timestamp>;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: number;
+  token_id: number;
+  key: string;
+  order_id: number | null;
+  created_at: Generated<Timestamp>;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  account_id: number | null;
+  kind: string;
+  payload: Json<Record<string, unknown>>;
+  status: Generated<'pending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Timestamp>;
+  last_error: string | null;
+  created_at: Generated<Timestamp>;
+  sent_at: Timestamp | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: Timestamp;
+  count: Generated<number>;
+}
+
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: Generated<Timestamp>;
+}
+
+export interface DB {
+  accounts: AccountsTable;
+  api_tokens: ApiTokensTable;
+  series: SeriesTable;
+  events: EventsTable;
+  inventory: InventoryTable;
+  audiences: AudiencesTable;
+  portals: PortalsTable;
+  ticket_types: TicketTypesTable;
+  goods: GoodsTable;
+  ticket_type_includes: TicketTypeIncludesTable;
+  sessions: SessionsTable;
+  session_ticket_types: SessionTicketTypesTable;
+  donations: DonationsTable;
+  discount_codes: DiscountCodesTable;
+  questions: QuestionsTable;
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+  order_discounts: OrderDiscountsTable;
+  tickets: TicketsTable;
+  payments: PaymentsTable;
+  refunds: RefundsTable;
+  order_log: OrderLogTable;
+  checkin_lists: CheckinListsTable;
+  checkins: CheckinsTable;
+  images: ImagesTable;
+  html_templates: HtmlTemplatesTable;
+  themes: ThemesTable;
+  saved_reports: SavedReportsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  outbox: OutboxTable;
+  rate_limits: RateLimitsTable;
+  schema_migrations: SchemaMigrationsTable;
+}

@@ -1,0 +1,92 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { errorSchema, sendError, statusOf, toAppError } from './errors.ts';
+import { redactUrl } from '../logger.ts';
+import { machineApi, accountApi, buyerPages, publicRoutes } from './routes.ts';
+import { addMethodNotAllowed, watchRoutes } from './method-not-allowed.ts';
+import { renderErrorPage } from './html.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log as unknown as FastifyBaseLogger,
+    bodyLimit: ctx.config.bodyLimit,
+    genReqId: () => randomUUID(),
+    trustProxy: process.env.ADMIT_TRUST_PROXY === '1',
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    routerOptions: { maxParamLength: 300, ignoreTrailingSlash: true },
+    ajv: {
+      customOptions: {
+        // Bodies are checked as sent: no stripping of unknown fields, no type coercion.
+        removeAdditional: false,
+        coerceTypes: false,
+        useDefaults: false,
+        allErrors: false,
+      },
+    },
+  });
+  app.decorate('ctx', ctx);
+  app.decorateRequest('principal', null);
+  app.addSchema(errorSchema);
+
+  await app.register(formbody, { bodyLimit: ctx.config.bodyLimit });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'admit API',
+        version: '1',
+        description:
+          'Machine API under /api/v1 and the account-scoped API under /{account_slug}. ' +
+          'Every operation takes `Authorization: Bearer <token>`.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _frag, i) => (json.$id as string) || `def-${i}` },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  app.setErrorHandler((err, request, reply) => {
+    const appErr = toAppError(err, request);
+    if (appErr.kind === 'internal') {
+      request.log.error({ err: appErr.cause ?? err, url: redactUrl(request.url) }, 'unhandled error');
+    }
+    if (request.routeOptions?.config?.html) {
+      return reply
+        .code(statusOf(appErr))
+        .type('text/html; charset=utf-8')
+        .send(renderErrorPage(ctx, appErr, request.id));
+    }
+    return sendError(reply, appErr);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    sendError(
+      reply,
+      new AppError('not_found', 'not_found', `No route for ${request.method} ${redactUrl(request.url.split('?')[0] ?? '')}`),
+    );
+  });
+
+  const seen = watchRoutes(app);
+  await app.register(publicRoutes);
+  await app.register(machineApi, { prefix: '/api/v1' });
+  await app.register(buyerPages);
+  await app.register(accountApi);
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.after();
+  addMethodNotAllowed(app, seen);
+  return app;
+}

@@ -1,0 +1,75 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.ts';
+import { forbidden, notFound, unauthorized } from '../errors.ts';
+
+export const CAPABILITIES = ['events.view', 'orders.view', 'orders.manage', 'refund'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+export const SCOPES = ['invitations.view'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface Principal {
+  tokenId: number;
+  accountId: number;
+  accountSlug: string;
+  capabilities: ReadonlySet<string>;
+  scopes: ReadonlySet<string>;
+  /** null: every event of the account */
+  eventSlugs: ReadonlySet<string> | null;
+}
+
+/** `adm_` and 43 URL-safe characters (256 bits). */
+export function generateToken(): string {
+  return `adm_${randomBytes(32).toString('base64url')}`;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+
+/**
+ * Resolves the bearer token to its principal. Tokens are stored as SHA-256 hashes: the lookup
+ * is by hash, then the stored hash is compared in constant time before it is trusted.
+ */
+export async function authenticate(db: Db, request: FastifyRequest): Promise<Principal> {
+  const header = request.headers.authorization;
+  const m = typeof header === 'string' ? BEARER.exec(header.trim()) : null;
+  if (!m) throw unauthorized();
+  const hash = hashToken(m[1]!);
+  const row = await db
+    .selectFrom('api_tokens as t')
+    .innerJoin('accounts as a', 'a.id', 't.account_id')
+    .select(['t.id', 't.account_id', 't.token_hash', 't.capabilities', 't.scopes', 't.event_slugs', 'a.slug'])
+    .where('t.token_hash', '=', hash)
+    .executeTakeFirst();
+  if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex'))) {
+    throw unauthorized('The bearer token is not valid');
+  }
+  return {
+    tokenId: row.id,
+    accountId: row.account_id,
+    accountSlug: row.slug,
+    capabilities: new Set(row.capabilities),
+    scopes: new Set(row.scopes),
+    eventSlugs: row.event_slugs ? new Set(row.event_slugs) : null,
+  };
+}
+
+export function requireCapability(p: Principal, cap: Capability): void {
+  if (!p.capabilities.has(cap)) throw forbidden(`This token lacks the ${cap} capability`);
+}
+
+export function canSeeEvent(p: Principal, slug: string): boolean {
+  return p.eventSlugs === null || p.eventSlugs.has(slug);
+}
+
+/** An event-limited token gets 404 for events outside its list, exactly like an unknown slug. */
+export function assertEventVisible(p: Principal, slug: string): void {
+  if (!canSeeEvent(p, slug)) throw notFound('No such event');
+}
+
+export function requireAllEvents(p: Principal): void {
+  if (p.eventSlugs !== null) throw forbidden('This needs a token with access to all events');
+}

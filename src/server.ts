@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { loadConfig, type Config } from './platform/config.ts';
+import type { AppContext } from './platform/context.ts';
+import { systemClock, type Clock } from './platform/clock.ts';
+import { openDatabase, type Database } from './platform/db/database.ts';
+import { migrate } from './platform/db/migrate.ts';
+import { buildApp } from './platform/http/app.ts';
+import { createLogger } from './platform/logger.ts';
+import { startJobs, type JobRunner } from './platform/jobs/jobs.ts';
+import { allJobs } from './modules/jobs.ts';
+
+export interface Runtime {
+  ctx: AppContext;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/** Opens the database, applies migrations and assembles the context every module uses. */
+export async function createRuntime(
+  opts: { config?: Config; clock?: Clock; log?: Logger; inMemory?: boolean } = {},
+): Promise<Runtime> {
+  const config = opts.config ?? loadConfig();
+  const log = opts.log ?? createLogger(config.logLevel);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: opts.inMemory ? null : config.dataDir,
+  });
+  const applied = await migrate(database.db);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  const ctx: AppContext = { config, db: database.db, engine: database.engine, clock: opts.clock ?? systemClock, log };
+  return { ctx, database, close: () => database.close() };
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  jobs: JobRunner;
+  stop(): Promise<void>;
+}
+
+/** Serves HTTP and runs the background jobs; SIGTERM/SIGINT drain both before exit. */
+export async function serve(runtime: Runtime): Promise<RunningServer> {
+  const { ctx } = runtime;
+  const app = await buildApp(ctx);
+  const jobs = startJobs(ctx, allJobs);
+  await app.listen({ port: ctx.config.port, host: ctx.config.host });
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await app.close();
+      await jobs.stop();
+      await runtime.close();
+    })());
+  return { app, jobs, stop };
+}
