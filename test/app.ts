@@ -7,6 +7,7 @@ import { createLogger } from '../src/platform/logger.ts';
 import { startJobs, type JobRunner } from '../src/platform/jobs/jobs.ts';
 import { allJobs } from '../src/modules/jobs.ts';
 import { createRuntime } from '../src/server.ts';
+import type { Logger } from 'pino';
 import { createTestDatabase } from './db.ts';
 
 export interface TestApp {
@@ -23,6 +24,10 @@ export interface TestApp {
 export interface TestAppOptions {
   now?: string;
   config?: Partial<Config>;
+  /** Log destination (default: silent pino). */
+  log?: Logger;
+  /** Extra routes for a test, registered before the app is ready. */
+  beforeReady?: (app: FastifyInstance) => void;
 }
 
 /** A fresh app on a fresh database (PGlite in memory, or a new database on DATABASE_URL). */
@@ -37,8 +42,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     ...opts.config,
   };
   const clock = new TestClock(opts.now ?? '2026-11-22T12:00:00Z');
-  const runtime = await createRuntime({ config, clock, log: createLogger(config.logLevel), inMemory: true });
-  const app = await buildApp(runtime.ctx);
+  const runtime = await createRuntime({ config, clock, log: opts.log ?? createLogger(config.logLevel), inMemory: true });
+  const app = await buildApp(runtime.ctx, { extend: opts.beforeReady });
   await app.ready();
   const jobs = startJobs(runtime.ctx, allJobs, { timers: false });
   return {

@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'unprocessable'
   | 'rate_limited'
   | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'method_not_allowed'
   | 'upstream'
   | 'unavailable'

@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 // Capability URLs carry their secret in the path: /o/<secret>, /pay/<secret>.
 const CAPABILITY_PATH = /\/(o|pay)\/[^/?#\s]+/g;
@@ -9,8 +9,8 @@ export function redactUrl(url: string): string {
   return url.replace(CAPABILITY_PATH, '/$1/[redacted]').replace(BEARER, '$1[redacted]');
 }
 
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.access_secret', '*.secret'],
@@ -24,5 +24,6 @@ export function createLogger(level: string): Logger {
         return { statusCode: res.statusCode };
       },
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

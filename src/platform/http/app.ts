@@ -17,7 +17,12 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** Extra routes (tests), registered with the others so they get the 405 pass too. */
+  extend?: (app: FastifyInstance) => void;
+}
+
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimit,
@@ -86,6 +91,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(buyerPages);
   await app.register(accountApi);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  opts.extend?.(app);
   await app.after();
   addMethodNotAllowed(app, seen);
   return app;

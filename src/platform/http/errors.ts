@@ -9,6 +9,7 @@ const STATUS: Record<ErrorKind, number> = {
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   unprocessable: 422,
   rate_limited: 429,
   internal: 500,
@@ -72,11 +73,12 @@ export function toAppError(err: unknown, request: FastifyRequest): AppError {
       if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
         return new AppError('payload_too_large', 'payload_too_large', 'The request body is too large');
       }
-      const message =
-        fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-          ? `Unsupported content type ${String(request.headers['content-type'] ?? '')}; send application/json`
-          : 'The request body is not valid JSON';
+      const media = fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE';
+      const message = media
+        ? `Unsupported content type ${String(request.headers['content-type'] ?? '')}; send application/json`
+        : 'The request body is not valid JSON';
       if (style) return new AppError('unprocessable', style.code, message);
+      if (media) return new AppError('unsupported_media_type', 'unsupported_media_type', message);
       return new AppError('bad_request', 'bad_request', message);
     }
   }

@@ -7,7 +7,10 @@ export type OutboxKind = 'mail.tickets' | 'mail.refund' | 'mail.late_payment' | 
  * Records a side effect in the caller's transaction. It leaves the building only after commit,
  * when a dispatcher on any instance claims it; a rolled-back change never sends anything.
  */
-export async function enqueue(db: Db, msg: { accountId: number | null; kind: OutboxKind; payload: Record<string, unknown> }): Promise<void> {
+export async function enqueue(
+  db: Db,
+  msg: { accountId: number | null; kind: OutboxKind; payload: Record<string, unknown> },
+): Promise<void> {
   await db
     .insertInto('outbox')
     .values({ account_id: msg.accountId, kind: msg.kind, payload: JSON.stringify(msg.payload) })
