@@ -396,6 +396,12 @@ export interface RateLimitsTable {
   count: Generated<number>;
 }
 
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+  created_at: Generated<Timestamp>;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -435,4 +441,5 @@ export interface DB {
   outbox: OutboxTable;
   rate_limits: RateLimitsTable;
   schema_migrations: SchemaMigrationsTable;
+  app_secrets: AppSecretsTable;
 }

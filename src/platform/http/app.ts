@@ -10,6 +10,7 @@ import { redactUrl } from '../logger.ts';
 import { machineApi, accountApi, buyerPages, publicRoutes } from './routes.ts';
 import { addMethodNotAllowed, watchRoutes } from './method-not-allowed.ts';
 import { renderErrorPage } from './html.ts';
+import { securityHeaders } from './security-headers.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,6 +45,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.decorate('ctx', ctx);
   app.decorateRequest('principal', null);
   app.addSchema(errorSchema);
+  securityHeaders(app);
 
   await app.register(formbody, { bodyLimit: ctx.config.bodyLimit });
   await app.register(swagger, {

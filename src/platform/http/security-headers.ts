@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Headers on every response. Pages get a strict CSP (inline styles only, no third-party origins,
+ * no framing) and no Referer: capability URLs (/pay/<secret>, /o/<secret>) must never leak
+ * through a Referer header to another site.
+ */
+export const PAGE_CSP = [
+  "default-src 'self'",
+  "img-src 'self' data:",
+  "style-src 'self' 'unsafe-inline'",
+  "script-src 'self' 'unsafe-inline'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "object-src 'none'",
+].join('; ');
+
+export function securityHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.startsWith('text/html')) {
+      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', PAGE_CSP);
+      reply.header('x-frame-options', 'DENY');
+    }
+    return payload;
+  });
+}
