@@ -8,7 +8,7 @@ import { createTestDatabase } from '../test/db.ts';
 
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, '../bin/admit.mjs');
-const EXAMPLE = path.resolve(import.meta.dirname, '../../shared/contract/example-account.json');
+const EXAMPLE = path.resolve(import.meta.dirname, '../test/fixtures/example-account.json');
 
 describe('admit CLI', () => {
   it('migrates, imports, refuses a second import, and creates a token', async () => {

@@ -6,7 +6,7 @@ import { importAccount } from './import.service.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Db } from '../../platform/db/database.ts';
 
-const example = JSON.parse(fs.readFileSync(new URL('../../../../shared/contract/example-account.json', import.meta.url), 'utf8'));
+const example = JSON.parse(fs.readFileSync(new URL('../../../test/fixtures/example-account.json', import.meta.url), 'utf8'));
 const demo = JSON.parse(fs.readFileSync(new URL('../../../demo/demo-account.json', import.meta.url), 'utf8'));
 const clone = <T>(v: T): T => structuredClone(v);
 
