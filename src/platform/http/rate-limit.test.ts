@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { buildApp } from './app.ts';
+import { makeAccountFile, seedAccount } from '../../../test/factories.ts';
+
+let t: TestApp;
+let a: Awaited<ReturnType<typeof seedAccount>>;
+beforeAll(async () => {
+  t = await createTestApp({ config: { rateLimitPerMin: 5 }, now: '2026-11-22T12:00:10Z' });
+  a = await seedAccount(t.ctx, makeAccountFile());
+});
+afterAll(() => t.close());
+
+describe('rate limits', () => {
+  it('429 rate_limited with Retry-After past the per-token budget, then a new window', async () => {
+    const get = (token: string, ip = '10.0.0.1') => t.call(token, { method: 'GET', url: '/api/v1/account', remoteAddress: ip });
+    for (let i = 0; i < 5; i++) expect((await get(a.tokens.all)).statusCode).toBe(200);
+    const limited = await get(a.tokens.all, '10.0.0.2');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.code).toBe('rate_limited');
+    expect(Number(limited.headers['retry-after'])).toBe(50);
+    // another token from another address still has its own budget
+    expect((await get(a.tokens.view, '10.0.0.3')).statusCode).toBe(200);
+    t.clock.advance(60_000);
+    expect((await get(a.tokens.all, '10.0.0.4')).statusCode).toBe(200);
+  });
+
+  it('limits per client address across tokens', async () => {
+    t.clock.advance(60_000);
+    const ip = '10.9.9.9';
+    const tokens = [a.tokens.all, a.tokens.view, a.tokens.invitations, a.tokens.limited, a.tokens.all];
+    for (const tok of tokens)
+      expect((await t.call(tok, { method: 'GET', url: '/api/v1/account', remoteAddress: ip })).statusCode).toBe(200);
+    expect((await t.call(a.tokens.view, { method: 'GET', url: '/api/v1/account', remoteAddress: ip })).statusCode).toBe(429);
+  });
+
+  it('shares the budget through the database, so a second instance sees the first one’s traffic', async () => {
+    t.clock.set('2026-11-22T13:00:05Z');
+    const second = await buildApp({ ...t.ctx }); // same database, its own limiter: another instance
+    try {
+      const hit = (app: FastifyInstance) =>
+        app.inject({
+          method: 'GET',
+          url: '/api/v1/account',
+          remoteAddress: '10.7.7.7',
+          headers: { authorization: `Bearer ${a.tokens.all}` },
+        });
+      for (let i = 0; i < 3; i++) expect((await hit(t.app)).statusCode).toBe(200);
+      t.clock.advance(1500);
+      expect((await hit(t.app)).statusCode).toBe(200); // syncs: 4 in the shared row
+      expect((await hit(second)).statusCode).toBe(200); // 5
+      expect((await hit(second)).statusCode).toBe(429); // alone it would have allowed 5
+    } finally {
+      await second.close();
+    }
+  });
+});
