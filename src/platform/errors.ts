@@ -13,6 +13,7 @@ export type ErrorKind =
   | 'rate_limited'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'uri_too_long'
   | 'method_not_allowed'
   | 'upstream'
   | 'unavailable'

@@ -32,6 +32,15 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     routerOptions: { maxParamLength: 300, ignoreTrailingSlash: true },
+    // Router-level failures (over-long or malformed path segments) never reach setErrorHandler.
+    frameworkErrors: (err, request, reply) => {
+      const code = (err as { code?: string }).code;
+      const appErr =
+        code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new AppError('uri_too_long', 'uri_too_long', 'A path segment is too long')
+          : new AppError('bad_request', 'bad_request', 'The request URL is malformed');
+      return sendError(reply, appErr);
+    },
     ajv: {
       customOptions: {
         // Bodies are checked as sent: no stripping of unknown fields, no type coercion.

@@ -10,6 +10,7 @@ const STATUS: Record<ErrorKind, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  uri_too_long: 414,
   unprocessable: 422,
   rate_limited: 429,
   internal: 500,
