@@ -1,4 +1,133 @@
 import type { FastifyInstance } from 'fastify';
+import { ignoreBodies } from '../../platform/http/ignore-body.ts';
+import { principalOf } from '../../platform/http/routes.ts';
+import {
+  createdOrderSchema,
+  createOrderBody,
+  errorResponses,
+  orderDetailSchema,
+  orderSchema,
+  patchOrderBody,
+  refParams,
+  slugParams,
+} from './orders.schemas.ts';
+import {
+  cancelOrder,
+  createOrderViaApi,
+  replayIdempotentOrder,
+  getOrder,
+  listEventOrders,
+  patchBuyer,
+  type CreateOrderBody,
+  type PatchBuyerBody,
+} from './orders.service.ts';
 
-/** Routes of the orders module (not built yet). */
-export async function ordersRoutes(_app: FastifyInstance): Promise<void> {}
+const invalidBody = { validationError: { status: 422 as const, code: 'invalid_body' } };
+
+export async function ordersRoutes(app: FastifyInstance): Promise<void> {
+  app.addSchema(orderSchema);
+
+  app.get<{ Params: { slug: string }; Querystring: { limit?: string; after?: string } }>(
+    '/events/:slug/orders',
+    {
+      config: { capability: 'orders.view' },
+      schema: {
+        tags: ['orders'],
+        summary: 'Orders of an event, newest first, with a cursor',
+        params: slugParams,
+        querystring: {
+          type: 'object',
+          properties: {
+            limit: { type: 'string', description: 'page size, default 50, clamped to 1..200' },
+            after: { type: 'string', description: 'order ref cursor: next_after of the previous page' },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: ['orders', 'next_after'],
+            properties: { orders: { type: 'array', items: { $ref: 'Order#' } }, next_after: { type: ['string', 'null'] } },
+          },
+          ...errorResponses(401, 403, 404, 429, 500),
+        },
+      },
+    },
+    async (request) => listEventOrders(app.ctx, principalOf(request), request.params.slug, request.query),
+  );
+
+  app.post<{ Params: { slug: string }; Body: CreateOrderBody; Headers: { 'idempotency-key'?: string } }>(
+    '/events/:slug/orders',
+    {
+      config: { capability: 'orders.manage', ...invalidBody },
+      schema: {
+        tags: ['orders'],
+        summary: 'Create an order through the checkout pipeline',
+        params: slugParams,
+        headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', description: 'at most 200 characters' } } },
+        body: createOrderBody,
+        response: { 200: createdOrderSchema, 201: createdOrderSchema, ...errorResponses(401, 403, 404, 409, 422, 429, 500) },
+      },
+      preValidation: async (request, reply) => {
+        const key = request.headers['idempotency-key'];
+        const replay = await replayIdempotentOrder(app.ctx, principalOf(request), typeof key === 'string' ? key : undefined);
+        if (replay) return reply.code(200).send(replay);
+      },
+    },
+    async (request, reply) => {
+      const { created, order } = await createOrderViaApi(
+        app.ctx,
+        principalOf(request),
+        request.params.slug,
+        request.body,
+        request.headers['idempotency-key'],
+      );
+      return reply.code(created ? 201 : 200).send(order);
+    },
+  );
+
+  app.get<{ Params: { ref: string } }>(
+    '/orders/:ref',
+    {
+      config: { capability: 'orders.view' },
+      schema: {
+        tags: ['orders'],
+        summary: 'One order with its tickets and answers',
+        params: refParams,
+        response: { 200: orderDetailSchema, ...errorResponses(401, 403, 404, 429, 500) },
+      },
+    },
+    async (request) => getOrder(app.ctx, principalOf(request), request.params.ref),
+  );
+
+  app.patch<{ Params: { ref: string }; Body: PatchBuyerBody }>(
+    '/orders/:ref',
+    {
+      config: { capability: 'orders.manage', ...invalidBody },
+      schema: {
+        tags: ['orders'],
+        summary: "Correct the buyer's name and email (nothing is emailed)",
+        params: refParams,
+        body: patchOrderBody,
+        response: { 200: { $ref: 'Order#' }, ...errorResponses(401, 403, 404, 422, 429, 500) },
+      },
+    },
+    async (request) => patchBuyer(app.ctx, principalOf(request), request.params.ref, request.body),
+  );
+
+  await app.register(async (scope) => {
+    ignoreBodies(scope);
+    scope.post<{ Params: { ref: string } }>(
+      '/orders/:ref/cancel',
+      {
+        config: { capability: 'orders.manage' },
+        schema: {
+          tags: ['orders'],
+          summary: 'Cancel a pending order (stock released); any body is ignored',
+          params: refParams,
+          response: { 200: { $ref: 'Order#' }, ...errorResponses(401, 403, 404, 422, 429, 500, 502) },
+        },
+      },
+      async (request) => cancelOrder(app.ctx, principalOf(request), request.params.ref),
+    );
+  });
+}

@@ -1,0 +1,20 @@
+import { AppError } from '../../platform/errors.ts';
+
+/** Stable error codes of the orders module (spec section 7). */
+export const invalidBody = (message: string, fields?: Record<string, string[]>): AppError =>
+  new AppError('unprocessable', 'invalid_body', message, fields ? { fields } : {});
+export const invalidItems = (message: string): AppError => new AppError('unprocessable', 'invalid_items', message);
+export const salesClosed = (): AppError => new AppError('unprocessable', 'sales_closed', 'Sales for this event have ended');
+export const emailRequired = (): AppError =>
+  new AppError('unprocessable', 'email_required', 'An email address is required for a free order, so the tickets can be sent');
+export const amountTooSmall = (min: string): AppError =>
+  new AppError('unprocessable', 'amount_too_small', `The total is below the smallest amount a card can be charged (${min})`);
+export const soldOut = (message: string): AppError => new AppError('conflict', 'sold_out', message);
+export const invalidIdempotencyKey = (): AppError =>
+  new AppError('unprocessable', 'invalid_idempotency_key', 'Idempotency-Key must be at most 200 characters');
+export const notCancelable = (status: string): AppError =>
+  new AppError('unprocessable', 'not_cancelable', `Only a pending order can be canceled; this one is ${status}`);
+export const cancelFailed = (): AppError =>
+  new AppError('upstream', 'cancel_failed', 'The card-present payment could not be proven voided; nothing was changed');
+export const invalidCode = (message: string): AppError => new AppError('unprocessable', 'invalid_code', message);
+export const orderNotFound = (ref: string): AppError => new AppError('not_found', 'not_found', `No order with ref "${ref}"`);

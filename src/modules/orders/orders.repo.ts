@@ -1,0 +1,98 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../platform/db/database.ts';
+import type { OrdersTable } from '../../platform/db/schema.ts';
+
+export type OrderRecord = Selectable<OrdersTable> & {
+  event_slug: string;
+  audience_key: string | null;
+  portal_key: string | null;
+};
+
+function orderQuery(db: Db, accountId: number) {
+  return db
+    .selectFrom('orders as o')
+    .innerJoin('events as e', 'e.id', 'o.event_id')
+    .leftJoin('audiences as au', 'au.id', 'o.audience_id')
+    .leftJoin('portals as po', 'po.id', 'o.portal_id')
+    .selectAll('o')
+    .select(['e.slug as event_slug', 'au.key as audience_key', 'po.key as portal_key'])
+    .where('o.account_id', '=', accountId);
+}
+
+export function findOrderByRef(db: Db, accountId: number, ref: string): Promise<OrderRecord | undefined> {
+  return orderQuery(db, accountId).where('o.ref', '=', ref).executeTakeFirst();
+}
+
+export function findOrderById(db: Db, accountId: number, id: number): Promise<OrderRecord | undefined> {
+  return orderQuery(db, accountId).where('o.id', '=', id).executeTakeFirst();
+}
+
+/** Newest first; `after` is the (created_at, id) of the order the previous page ended on. */
+export function listOrders(
+  db: Db,
+  accountId: number,
+  eventId: number,
+  limit: number,
+  after: { created_at: Date; id: number } | null,
+): Promise<OrderRecord[]> {
+  let q = orderQuery(db, accountId).where('o.event_id', '=', eventId);
+  if (after) {
+    q = q.where((eb) =>
+      eb.or([
+        eb('o.created_at', '<', after.created_at),
+        eb.and([eb('o.created_at', '=', after.created_at), eb('o.id', '<', after.id)]),
+      ]),
+    );
+  }
+  return q.orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(limit).execute();
+}
+
+export function linesOf(db: Db, orderIds: number[]) {
+  if (orderIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('order_lines')
+    .select([
+      'order_id',
+      'kind',
+      'ticket_type_id',
+      'name',
+      'quantity',
+      'unit_price_cents',
+      'total_cents',
+      'tax_cents',
+      'tax_rate_bp',
+    ])
+    .where('order_id', 'in', orderIds)
+    .orderBy('order_id')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export function discountsOf(db: Db, orderIds: number[]) {
+  if (orderIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('order_discounts')
+    .select(['order_id', 'code', 'amount_cents'])
+    .where('order_id', 'in', orderIds)
+    .orderBy('order_id')
+    .orderBy('position')
+    .execute();
+}
+
+export function ticketRefsOf(db: Db, orderId: number) {
+  return db.selectFrom('tickets').select('ref').where('order_id', '=', orderId).orderBy('position').orderBy('id').execute();
+}
+
+export function logOrder(
+  db: Db,
+  o: { account_id: number; id: number },
+  action: string,
+  at: Date,
+  data: Record<string, unknown> = {},
+) {
+  return db
+    .insertInto('order_log')
+    .values({ account_id: o.account_id, order_id: o.id, action, data: JSON.stringify(data), created_at: at })
+    .execute();
+}

@@ -1,0 +1,158 @@
+import { errorResponses, nullableString, slugParams } from '../../platform/http/schemas.ts';
+
+const nullableTime = { type: ['string', 'null'], format: 'date-time' } as const;
+
+export const orderSchema = {
+  $id: 'Order',
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'ref',
+    'event',
+    'status',
+    'currency',
+    'fx_rate',
+    'subtotal_cents',
+    'discount_cents',
+    'total_cents',
+    'refunded_cents',
+    'name',
+    'email',
+    'audience',
+    'portal',
+    'created_at',
+    'paid_at',
+    'canceled_at',
+    'refunded_at',
+    'items',
+    'lines',
+    'discounts',
+  ],
+  properties: {
+    ref: { type: 'string' },
+    event: { type: 'string', description: 'event slug' },
+    status: { type: 'string', enum: ['paid', 'pending', 'refunded', 'canceled'] },
+    currency: { type: 'string' },
+    fx_rate: { type: 'number', description: 'event-currency units per order-currency unit' },
+    subtotal_cents: { type: 'integer' },
+    discount_cents: { type: 'integer' },
+    total_cents: { type: 'integer' },
+    refunded_cents: { type: 'integer' },
+    name: nullableString,
+    email: nullableString,
+    audience: { ...nullableString, description: 'audience slug' },
+    portal: { ...nullableString, description: 'portal slug' },
+    created_at: { type: 'string', format: 'date-time' },
+    paid_at: nullableTime,
+    canceled_at: nullableTime,
+    refunded_at: nullableTime,
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['ticket_type_id', 'name', 'quantity', 'unit_price_cents', 'total_cents'],
+        properties: {
+          ticket_type_id: { type: 'integer' },
+          name: { type: 'string' },
+          quantity: { type: 'integer' },
+          unit_price_cents: { type: 'integer' },
+          total_cents: { type: 'integer' },
+        },
+      },
+    },
+    lines: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['kind', 'name', 'quantity', 'unit_price_cents', 'total_cents', 'tax_cents', 'tax_rate_bp'],
+        properties: {
+          kind: { type: 'string', enum: ['tickets', 'sessions', 'goods', 'donations'] },
+          name: { type: 'string' },
+          quantity: { type: 'integer' },
+          unit_price_cents: { type: 'integer' },
+          total_cents: { type: 'integer' },
+          tax_cents: { type: 'integer' },
+          tax_rate_bp: { type: 'integer' },
+        },
+      },
+    },
+    discounts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'amount_cents'],
+        properties: { code: { type: 'string' }, amount_cents: { type: 'integer' } },
+      },
+    },
+  },
+} as const;
+
+const { $id: _id, ...orderShape } = orderSchema;
+
+export const createdOrderSchema = {
+  ...orderShape,
+  properties: {
+    ...orderShape.properties,
+    payment_url: { type: 'string', description: "the buyer's pay page (pending orders); a capability URL: treat as a secret" },
+    url: { type: 'string', description: "the buyer's order page (paid orders); a capability URL: treat as a secret" },
+  },
+} as const;
+
+export const orderDetailSchema = {
+  ...orderShape,
+  required: [...orderShape.required, 'tickets', 'answers', 'item_answers'],
+  properties: {
+    ...orderShape.properties,
+    tickets: { type: 'array', items: { type: 'string' }, description: 'ticket refs' },
+    answers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: true,
+        properties: { question: { type: 'string' }, answer: { type: 'string' } },
+      },
+    },
+    item_answers: { type: 'array', items: { type: 'object', additionalProperties: true } },
+  },
+} as const;
+
+export const createOrderBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items'],
+  properties: {
+    items: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['ticket_type_id', 'quantity'],
+        properties: { ticket_type_id: { type: 'integer' }, quantity: { type: 'integer' } },
+      },
+    },
+    email: { type: 'string', maxLength: 254 },
+    name: { type: 'string', maxLength: 200 },
+  },
+} as const;
+
+export const patchOrderBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', maxLength: 200 },
+    email: { type: 'string', maxLength: 254 },
+    revoke_link: { type: 'boolean' },
+  },
+} as const;
+
+export const refParams = {
+  type: 'object',
+  required: ['ref'],
+  properties: { ref: { type: 'string', maxLength: 64 } },
+} as const;
+
+export { errorResponses, slugParams };

@@ -1,0 +1,204 @@
+import type { AppContext } from '../../platform/context.ts';
+import { canSeeEvent, type Principal } from '../../platform/http/auth.ts';
+import { randomSecret } from '../../platform/secrets.ts';
+import type { Job } from '../../platform/jobs/jobs.ts';
+import { loadVisibleEvent } from '../events/events.service.ts';
+import { voidTerminalPayment } from '../payments/terminal.ts';
+import { cancelFailed, invalidBody, invalidIdempotencyKey, notCancelable, orderNotFound } from './orders.errors.ts';
+import { findOrderById, findOrderByRef, listOrders, logOrder, type OrderRecord } from './orders.repo.ts';
+import { capabilityUrls, presentOrderDetail, presentOrders, type OrderDetailView, type OrderView } from './orders.presenter.ts';
+import { placeOrder } from './place-order.ts';
+import { expireHolds, releaseStock } from './stock.ts';
+
+export const MAX_IDEMPOTENCY_KEY = 200;
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
+
+export function isEmail(value: string): boolean {
+  return value.length <= 254 && EMAIL.test(value);
+}
+
+/** An order the principal may see: same account, and an event the token is not kept out of. */
+export async function loadVisibleOrder(ctx: AppContext, p: Principal, ref: string): Promise<OrderRecord> {
+  const order = await findOrderByRef(ctx.db, p.accountId, ref);
+  if (!order || !canSeeEvent(p, order.event_slug)) throw orderNotFound(ref);
+  return order;
+}
+
+export interface CreateOrderBody {
+  items: Array<{ ticket_type_id: number; quantity: number }>;
+  email?: string;
+  name?: string;
+}
+
+export async function createOrderViaApi(
+  ctx: AppContext,
+  p: Principal,
+  slug: string,
+  body: CreateOrderBody,
+  idempotencyKey: string | undefined,
+): Promise<{ created: boolean; order: OrderView & { payment_url?: string; url?: string } }> {
+  if (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY) throw invalidIdempotencyKey();
+  const event = await loadVisibleEvent(ctx, p, slug);
+  if (body.email !== undefined && body.email.trim() !== '' && !isEmail(body.email.trim())) {
+    throw invalidBody('email is not an email address', { email: ['is not an email address'] });
+  }
+  const placed = await placeOrder(ctx, {
+    accountId: p.accountId,
+    event,
+    items: body.items,
+    email: body.email ?? null,
+    name: body.name ?? null,
+    channel: 'api',
+    ...(idempotencyKey !== undefined ? { idempotency: { tokenId: p.tokenId, key: idempotencyKey } } : {}),
+  });
+  const order = (await findOrderById(ctx.db, p.accountId, placed.orderId))!;
+  const [view] = await presentOrders(ctx.db, [order]);
+  return { created: placed.created, order: { ...view!, ...capabilityUrls(ctx, order) } };
+}
+
+/**
+ * An Idempotency-Key replay answers with the order that key made, whatever the body says (the
+ * spec: the key alone identifies the order), so it runs before body validation. null: not a replay.
+ */
+export async function replayIdempotentOrder(
+  ctx: AppContext,
+  p: Principal,
+  idempotencyKey: string | undefined,
+): Promise<(OrderView & { payment_url?: string; url?: string }) | null> {
+  if (idempotencyKey === undefined) return null;
+  if (idempotencyKey.length > MAX_IDEMPOTENCY_KEY) throw invalidIdempotencyKey();
+  const row = await ctx.db
+    .selectFrom('idempotency_keys')
+    .select('order_id')
+    .where('token_id', '=', p.tokenId)
+    .where('key', '=', idempotencyKey)
+    .executeTakeFirst();
+  if (!row?.order_id) return null;
+  const order = (await findOrderById(ctx.db, p.accountId, row.order_id))!;
+  const [view] = await presentOrders(ctx.db, [order]);
+  return { ...view!, ...capabilityUrls(ctx, order) };
+}
+
+export async function getOrder(ctx: AppContext, p: Principal, ref: string): Promise<OrderDetailView> {
+  return presentOrderDetail(ctx.db, await loadVisibleOrder(ctx, p, ref));
+}
+
+export const DEFAULT_LIMIT = 50;
+
+/** `limit` clamps to 1..200 (default 50); `after` is an order ref; an unknown cursor gives an empty page. */
+export async function listEventOrders(
+  ctx: AppContext,
+  p: Principal,
+  slug: string,
+  query: { limit?: string; after?: string },
+): Promise<{ orders: OrderView[]; next_after: string | null }> {
+  const event = await loadVisibleEvent(ctx, p, slug);
+  const n = Number.parseInt(query.limit ?? '', 10);
+  const limit = Number.isFinite(n) ? Math.min(200, Math.max(1, n)) : DEFAULT_LIMIT;
+  let after: { created_at: Date; id: number } | null = null;
+  if (query.after) {
+    const cursor = await findOrderByRef(ctx.db, p.accountId, query.after);
+    if (!cursor || cursor.event_id !== event.id) return { orders: [], next_after: null };
+    after = { created_at: new Date(cursor.created_at), id: cursor.id };
+  }
+  const rows = await listOrders(ctx.db, p.accountId, event.id, limit, after);
+  return { orders: await presentOrders(ctx.db, rows), next_after: rows.length === limit ? rows[rows.length - 1]!.ref : null };
+}
+
+export interface PatchBuyerBody {
+  name?: string;
+  email?: string;
+  revoke_link?: boolean;
+}
+
+/** Corrects the buyer's name and email; nothing is emailed. `revoke_link` rotates the order-page secret. */
+export async function patchBuyer(ctx: AppContext, p: Principal, ref: string, body: PatchBuyerBody): Promise<OrderView> {
+  const order = await loadVisibleOrder(ctx, p, ref);
+  const fields: Record<string, string[]> = {};
+  if (body.name !== undefined && body.name.trim() === '') fields.name = ['must not be blank'];
+  if (body.email !== undefined && !isEmail(body.email.trim())) fields.email = ['is not an email address'];
+  if (Object.keys(fields).length)
+    throw invalidBody(
+      Object.entries(fields)
+        .map(([k, v]) => `${k} ${v.join(', ')}`)
+        .join('; '),
+      fields,
+    );
+  const changes: { name?: string; email?: string; access_secret?: string } = {};
+  if (body.name !== undefined) changes.name = body.name.trim();
+  if (body.email !== undefined) changes.email = body.email.trim();
+  if (body.revoke_link === true) changes.access_secret = randomSecret();
+  if (Object.keys(changes).length) {
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.updateTable('orders').set(changes).where('id', '=', order.id).execute();
+      await logOrder(trx, order, 'buyer_changed', ctx.clock.now(), {
+        name: body.name !== undefined,
+        email: body.email !== undefined,
+        link_revoked: body.revoke_link === true,
+      });
+    });
+  }
+  const [view] = await presentOrders(ctx.db, [(await findOrderById(ctx.db, p.accountId, order.id))!]);
+  return view!;
+}
+
+/**
+ * Pending to canceled, stock released. A door sale's live card-present payment is voided first;
+ * when that cannot be proven, nothing changes (502 cancel_failed).
+ */
+export async function cancelOrder(ctx: AppContext, p: Principal, ref: string): Promise<OrderView> {
+  const order = await loadVisibleOrder(ctx, p, ref);
+  if (order.status !== 'pending') throw notCancelable(order.status);
+  const terminal = await ctx.db
+    .selectFrom('payments')
+    .select(['id', 'provider_ref', 'account_id'])
+    .where('order_id', '=', order.id)
+    .where('rail', '=', 'terminal')
+    .where('status', '=', 'pending')
+    .execute();
+  for (const payment of terminal) {
+    // Outside any transaction: a provider call never holds database locks.
+    const outcome = await voidTerminalPayment(ctx, payment).catch(() => 'unknown' as const);
+    if (outcome !== 'voided') throw cancelFailed();
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    const locked = await trx
+      .selectFrom('orders')
+      .select('status')
+      .where('id', '=', order.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (locked.status !== 'pending') throw notCancelable(locked.status);
+    const now = ctx.clock.now();
+    if (terminal.length) {
+      await trx
+        .updateTable('payments')
+        .set({ status: 'canceled' })
+        .where(
+          'id',
+          'in',
+          terminal.map((t) => t.id),
+        )
+        .execute();
+    }
+    await trx.updateTable('orders').set({ status: 'canceled', canceled_at: now }).where('id', '=', order.id).execute();
+    await releaseStock(trx, [order.id]);
+    await logOrder(trx, order, 'canceled', now, { by: 'api' });
+  });
+  const [view] = await presentOrders(ctx.db, [(await findOrderById(ctx.db, p.accountId, order.id))!]);
+  return view!;
+}
+
+/** Background job: pending orders whose hold ran out become canceled and give their stock back. */
+export const holdSweeper: Job = {
+  name: 'hold-sweeper',
+  every: 15_000,
+  async run(ctx) {
+    let total = 0;
+    for (;;) {
+      const ids = await ctx.db.transaction().execute((trx) => expireHolds(trx, ctx.clock.now(), { limit: 200 }));
+      total += ids.length;
+      if (ids.length < 200) return total;
+    }
+  },
+};

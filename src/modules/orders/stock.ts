@@ -1,0 +1,122 @@
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/database.ts';
+
+/**
+ * Stock lives in `inventory` rows (capacity, taken). `taken` counts paid units and pending holds,
+ * expired ones included until they are released; readers subtract the expired holds themselves,
+ * so an expired hold never blocks a buyer even before the sweeper runs.
+ */
+
+/** Units per inventory row, summed over lines. */
+export function unitsByInventory(lines: ReadonlyArray<{ inventory_id: number | null; quantity: number }>): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const l of lines) if (l.inventory_id !== null) m.set(l.inventory_id, (m.get(l.inventory_id) ?? 0) + l.quantity);
+  return m;
+}
+
+export interface Availability {
+  inventory_id: number;
+  capacity: number;
+  /** capacity minus live takes (paid + unexpired holds), floored at 0 */
+  remaining: number;
+}
+
+/** The availability read: capacity less what is taken, not counting holds that have expired. */
+export async function readAvailability(
+  db: Db,
+  accountId: number,
+  inventoryIds: number[],
+  now: Date,
+): Promise<Map<number, Availability>> {
+  if (inventoryIds.length === 0) return new Map();
+  const rows = await sql<{ id: number; capacity: number; taken: number; expired: number }>`
+    select i.id, i.capacity, i.taken,
+      coalesce((select sum(l.quantity) from order_lines l join orders o on o.id = l.order_id
+        where l.inventory_id = i.id and o.status = 'pending' and o.expires_at <= ${now}), 0)::int as expired
+    from inventory i where i.account_id = ${accountId} and i.id in (${sql.join(inventoryIds)})`.execute(db);
+  return new Map(
+    rows.rows.map((r) => [
+      r.id,
+      { inventory_id: r.id, capacity: r.capacity, remaining: Math.max(0, r.capacity - r.taken + r.expired) },
+    ]),
+  );
+}
+
+/**
+ * Takes `units` of each inventory row with one guarded update per row, in id order so two
+ * orders never wait on each other in a cycle. Returns the first row that could not be taken,
+ * or null when everything was reserved. Call inside the order's transaction.
+ */
+export async function tryReserve(trx: Db, units: Map<number, number>): Promise<number | null> {
+  for (const id of [...units.keys()].sort((a, b) => a - b)) {
+    const q = units.get(id)!;
+    const r = await trx
+      .updateTable('inventory')
+      .set((eb) => ({ taken: eb('taken', '+', q) }))
+      .where('id', '=', id)
+      .where((eb) => eb('taken', '<=', eb('capacity', '-', q)))
+      .executeTakeFirst();
+    if (r.numUpdatedRows === 0n) return id;
+  }
+  return null;
+}
+
+/** Gives back the stock held by these orders' lines (cancel, expiry, refund). */
+export async function releaseStock(trx: Db, orderIds: number[]): Promise<void> {
+  if (orderIds.length === 0) return;
+  const lines = await trx
+    .selectFrom('order_lines')
+    .select(['inventory_id', 'quantity'])
+    .where('order_id', 'in', orderIds)
+    .where('inventory_id', 'is not', null)
+    .execute();
+  const units = unitsByInventory(lines);
+  for (const id of [...units.keys()].sort((a, b) => a - b)) {
+    await trx
+      .updateTable('inventory')
+      .set((eb) => ({ taken: sql<number>`greatest(0, ${eb.ref('taken')} - ${units.get(id)!})` }))
+      .where('id', '=', id)
+      .execute();
+  }
+}
+
+/**
+ * Cancels pending orders whose hold has run out, releasing their stock. Rows another
+ * transaction is already working on are skipped (SKIP LOCKED), so any number of instances
+ * can run this at once. `inventoryId` narrows it to holds on one row (the order path uses this
+ * before it gives up on a sold-out row).
+ */
+export async function expireHolds(trx: Db, now: Date, opts: { inventoryId?: number; limit?: number } = {}): Promise<number[]> {
+  let q = trx
+    .selectFrom('orders as o')
+    .select(['o.id', 'o.account_id', 'o.expires_at'])
+    .where('o.status', '=', 'pending')
+    .where('o.expires_at', '<=', now);
+  if (opts.inventoryId !== undefined) {
+    const inv = opts.inventoryId;
+    q = q.where((eb) =>
+      eb.exists(
+        eb.selectFrom('order_lines as l').select('l.id').whereRef('l.order_id', '=', 'o.id').where('l.inventory_id', '=', inv),
+      ),
+    );
+  }
+  const expired = await q
+    .orderBy('o.expires_at')
+    .limit(opts.limit ?? 500)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  if (expired.length === 0) return [];
+  const ids = expired.map((o) => o.id);
+  await trx
+    .updateTable('orders')
+    .set({ status: 'canceled', canceled_at: sql`least(expires_at, ${now})` })
+    .where('id', 'in', ids)
+    .execute();
+  await releaseStock(trx, ids);
+  await trx
+    .insertInto('order_log')
+    .values(expired.map((o) => ({ account_id: o.account_id, order_id: o.id, action: 'expired', data: '{}', created_at: now })))
+    .execute();
+  return ids;
+}
