@@ -6,7 +6,7 @@ import type { Db } from '../../platform/db/database.ts';
 
 let t: TestApp;
 let a: Awaited<ReturnType<typeof seedAccount>>;
-let types: Record<string, number>;
+let types: Record<string, number> & { vip: number };
 let otherEventType: number;
 
 async function rowCounts(db: Db): Promise<string> {
@@ -70,7 +70,7 @@ beforeAll(async () => {
     .innerJoin('events as e', 'e.id', 'tt.event_id')
     .select(['tt.id', 'tt.key', 'e.slug'])
     .execute();
-  types = Object.fromEntries(tt.filter((x) => x.slug === 'gala').map((x) => [x.key, x.id]));
+  types = Object.fromEntries(tt.filter((x) => x.slug === 'gala').map((x) => [x.key, x.id])) as typeof types;
   otherEventType = tt.find((x) => x.slug === 'other')!.id;
 });
 afterAll(() => t.close());
