@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import Mustache from 'mustache';
+import type { Db } from '../../platform/db/database.ts';
+import { escapeHtml } from '../../platform/http/html.ts';
+import { BASE_COLORS, deriveThemeSettings, parseHex, readableOn, toHex } from './theme-colors.ts';
+import {
+  BACKGROUND_SOURCE_DEFAULT,
+  BORDER_RADIUS,
+  LOCALES,
+  LOCALE_DEFAULT,
+  RADIUS_DEFAULTS,
+  shadowCss,
+  typefaceStack,
+  TYPEFACE_DEFAULTS,
+} from './theme-options.ts';
+import { sanitizeHtml } from './sanitize.ts';
+import { imagePath } from './images.repo.ts';
+import { RESERVED_COMPONENT_NAMES } from './templates.ts';
+
+/** What a buyer page needs from the account's default theme. */
+export interface PageTheme {
+  /** A `:root { --admit-...: ... }` block of CSS custom properties. */
+  css: string;
+  /** A full HTML document: the theme's web layout (or the built-in one) around `contentHtml`. */
+  wrap(contentHtml: string, title: string): string;
+  /** True only when the theme asks for it and the account's plan allows it. */
+  hidePoweredBy: boolean;
+}
+
+interface ThemeInputs {
+  accountName: string;
+  settings: Record<string, unknown>;
+  hidePoweredBy: boolean;
+  logoUrl: string | null;
+  bannerUrl: string | null;
+  backgroundUrl: string | null;
+  layout: string | null;
+  components: Record<string, string>;
+}
+
+/** Loads the account's default theme (or the built-in defaults when it has none). */
+export async function loadPageTheme(db: Db, accountId: number): Promise<PageTheme> {
+  const account = await db
+    .selectFrom('accounts')
+    .select(['name', 'hide_powered_by_allowed'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  const theme = await db
+    .selectFrom('themes')
+    .select(['settings', 'logo_image_id', 'banner_image_id', 'background_image_id'])
+    .where('account_id', '=', accountId)
+    .where('is_default', '=', true)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  const settings = deriveThemeSettings((theme?.settings as Record<string, unknown> | undefined) ?? {});
+  const imageIds = [theme?.logo_image_id, theme?.banner_image_id, theme?.background_image_id].filter(
+    (x): x is number => typeof x === 'number' || typeof x === 'string',
+  );
+  const images = imageIds.length
+    ? await db
+        .selectFrom('images')
+        .select(['id', 'sha256'])
+        .where('account_id', '=', accountId)
+        .where('id', 'in', imageIds)
+        .execute()
+    : [];
+  const urlOf = (id: number | null | undefined) => {
+    const img = images.find((i) => Number(i.id) === Number(id));
+    return img ? imagePath(Number(img.id), img.sha256) : null;
+  };
+  let layout: string | null = null;
+  const components: Record<string, string> = {};
+  const layoutId = settings.default_web_html_template_id;
+  if (typeof layoutId === 'number' && Number.isSafeInteger(layoutId)) {
+    const templates = await db
+      .selectFrom('html_templates')
+      .select(['id', 'key', 'kind', 'channel', 'body'])
+      .where('account_id', '=', accountId)
+      .where((eb) => eb.or([eb('id', '=', layoutId), eb('kind', '=', 'component')]))
+      .execute();
+    for (const t of templates) {
+      if (Number(t.id) === layoutId && t.kind === 'layout' && t.channel === 'web') layout = t.body;
+      else if (t.kind === 'component') components[t.key] = t.body;
+    }
+  }
+  return buildPageTheme({
+    accountName: account?.name ?? '',
+    settings,
+    hidePoweredBy: account?.hide_powered_by_allowed === true && settings.hide_powered_by === true,
+    logoUrl: urlOf(theme?.logo_image_id),
+    bannerUrl: urlOf(theme?.banner_image_id),
+    backgroundUrl: urlOf(theme?.background_image_id),
+    layout,
+    components,
+  });
+}
+
+function hexOr(v: unknown, fallback: string): string {
+  const rgb = typeof v === 'string' ? parseHex(v) : null;
+  return rgb ? toHex(rgb) : fallback;
+}
+
+function radius(v: unknown, fallback: number): number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= BORDER_RADIUS.min && v <= BORDER_RADIUS.max ? v : fallback;
+}
+
+/**
+ * Every value is re-validated here (hex colours re-serialised, keys looked up in the curated
+ * lists, image paths built by us), so nothing a theme stores can break out of the CSS block.
+ */
+export function themeCss(settings: Record<string, unknown>, backgroundUrl: string | null): string {
+  const s = deriveThemeSettings(settings);
+  const vars: Array<[string, string]> = [];
+  for (const k of Object.keys(BASE_COLORS) as Array<keyof typeof BASE_COLORS>) {
+    vars.push([k, hexOr(s[k], BASE_COLORS[k])]);
+    vars.push([`${k}_hover`, hexOr(s[`${k}_hover`], BASE_COLORS[k])]);
+  }
+  vars.push(['text_color_muted', hexOr(s.text_color_muted, BASE_COLORS.text_color)]);
+  vars.push(['text_background_color_contrast', hexOr(s.text_background_color_contrast, '#000000')]);
+  vars.push(['accent_color_contrast', readableOn(hexOr(s.accent_color, BASE_COLORS.accent_color))]);
+  vars.push(['heading_font', typefaceStack(s.heading_typeface ?? TYPEFACE_DEFAULTS.heading_typeface)]);
+  vars.push(['body_font', typefaceStack(s.body_typeface ?? TYPEFACE_DEFAULTS.body_typeface)]);
+  vars.push(['card_radius', `${radius(s.card_border_radius_px, RADIUS_DEFAULTS.card_border_radius_px)}px`]);
+  vars.push(['button_radius', `${radius(s.button_border_radius_px, RADIUS_DEFAULTS.button_border_radius_px)}px`]);
+  vars.push(['card_shadow', shadowCss(s.card_shadow_preset)]);
+  const useImage = (s.background_source ?? BACKGROUND_SOURCE_DEFAULT) === 'image' && backgroundUrl;
+  vars.push(['background_image', useImage ? `url("${backgroundUrl}")` : 'none']);
+  return `:root{${vars.map(([k, v]) => `--admit-${k.replace(/_/g, '-')}:${v};`).join('')}}`;
+}
+
+/** Base styles that use the custom properties; pages add their own on top. */
+const BASE_CSS =
+  'body{margin:0;background:var(--admit-background-color) var(--admit-background-image) center/cover fixed;' +
+  'color:var(--admit-text-color);font-family:var(--admit-body-font);line-height:1.5}' +
+  'h1,h2,h3{font-family:var(--admit-heading-font)}' +
+  '.admit-skip{position:absolute;left:-9999px}.admit-skip:focus{left:1rem;top:1rem}' +
+  '.admit-header,.admit-footer{max-width:44rem;margin:0 auto;padding:1rem}' +
+  '.admit-header img{max-height:4rem}.admit-banner{display:block;width:100%;max-height:16rem;object-fit:cover}' +
+  'main{max-width:44rem;margin:0 auto 2rem;padding:1.5rem;background:var(--admit-text-background-color);' +
+  'border-radius:var(--admit-card-radius);box-shadow:var(--admit-card-shadow)}' +
+  'a{color:var(--admit-accent-color)}a:hover{color:var(--admit-accent-color-hover)}' +
+  'button,.button{background:var(--admit-accent-color);color:var(--admit-accent-color-contrast);border:0;' +
+  'border-radius:var(--admit-button-radius);padding:.6rem 1.2rem;font:inherit;cursor:pointer}' +
+  'button:hover,.button:hover{background:var(--admit-accent-color-hover)}' +
+  '.muted,.admit-footer{color:var(--admit-text-color-muted)}';
+
+const EMPTY_RESERVED = RESERVED_COMPONENT_NAMES.filter((n) => !['content', 'header', 'footer', 'powered_by'].includes(n));
+
+export function buildPageTheme(t: ThemeInputs): PageTheme {
+  const css = themeCss(t.settings, t.backgroundUrl);
+  const locale = (LOCALES as readonly string[]).includes(String(t.settings.locale)) ? String(t.settings.locale) : LOCALE_DEFAULT;
+  const poweredBy = t.hidePoweredBy ? '' : '<p class="admit-powered-by">Powered by admit</p>';
+  const header =
+    `<header class="admit-header">` +
+    (t.logoUrl
+      ? `<img src="${escapeHtml(t.logoUrl)}" alt="${escapeHtml(t.accountName)}">`
+      : `<strong>${escapeHtml(t.accountName)}</strong>`) +
+    `</header>` +
+    (t.bannerUrl ? `<img class="admit-banner" src="${escapeHtml(t.bannerUrl)}" alt="">` : '');
+  const footer = `<footer class="admit-footer">${poweredBy}</footer>`;
+
+  const documentOf = (title: string, body: string) =>
+    `<!doctype html><html lang="${locale}"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>` +
+    `<style>${css}${BASE_CSS}</style></head><body>${body}</body></html>`;
+
+  const builtIn = (content: string, title: string) =>
+    documentOf(
+      title,
+      `<a class="admit-skip" href="#main">Skip to content</a>${header}<main id="main">${content}</main>${footer}`,
+    );
+
+  const wrap = (content: string, title: string): string => {
+    if (!t.layout) return builtIn(content, title);
+    const rendered = renderLayout(t, title, { header, footer, powered_by: poweredBy });
+    if (rendered === null) return builtIn(content, title);
+    const { html, slot } = rendered;
+    const first = html.indexOf(slot);
+    const body =
+      first < 0
+        ? `${html}<main id="main">${content}</main>`
+        : html.slice(0, first) +
+          content +
+          html
+            .slice(first + slot.length)
+            .split(slot)
+            .join('');
+    return documentOf(title, body);
+  };
+  return { css, wrap, hidePoweredBy: t.hidePoweredBy };
+}
+
+/**
+ * Renders the organiser's layout with Mustache (escaping by default, no functions in the view,
+ * so it cannot run code), sanitises the result, and leaves random slot markers where the
+ * service's own HTML goes; the markers survive escaping and sanitising unchanged. Returns null
+ * when the template does not parse or its partials recurse.
+ */
+function renderLayout(t: ThemeInputs, title: string, own: Record<string, string>): { html: string; slot: string } | null {
+  const nonce = randomBytes(12).toString('hex');
+  const mark = (name: string) => `admitslot${nonce}${name.replace(/_/g, '')}`;
+  const partials: Record<string, string> = { ...t.components };
+  for (const name of EMPTY_RESERVED) partials[name] = '';
+  for (const name of Object.keys(own)) partials[name] = mark(name);
+  partials.content = mark('content');
+  const view = {
+    title,
+    content: mark('content'),
+    account_name: t.accountName,
+    logo_url: t.logoUrl ?? '',
+    banner_url: t.bannerUrl ?? '',
+    header: mark('header'),
+    footer: mark('footer'),
+    powered_by: mark('powered_by'),
+  };
+  let out: string;
+  try {
+    out = Mustache.render(t.layout!, view, partials);
+  } catch {
+    return null;
+  }
+  let html = sanitizeHtml(out);
+  for (const [name, value] of Object.entries(own)) html = html.split(mark(name)).join(value);
+  return { html, slot: mark('content') };
+}
