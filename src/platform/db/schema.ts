@@ -2,6 +2,8 @@ import type { ColumnType, Generated } from 'kysely';
 
 /** Kysely table types; keep in step with migrations/*.sql. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** A timestamptz column with a database default. */
+type GenTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string | T, string | T>;
 /** A jsonb column with a database default. (Generated<> cannot wrap a ColumnType.) */
 type GenJson<T> = ColumnType<T, string | T | undefined, string | T>;
@@ -19,7 +21,7 @@ export interface AccountsTable {
   platform_fee_bp: Generated<number>;
   platform_fee_fixed_cents: Generated<Money>;
   hide_powered_by_allowed: Generated<boolean>;
-  created_at: Generated<Timestamp>;
+  created_at: GenTimestamp;
 }
 
 export interface ApiTokensTable {
@@ -30,7 +32,7 @@ export interface ApiTokensTable {
   capabilities: Generated<string[]>;
   scopes: Generated<string[]>;
   event_slugs: string[] | null;
-  created_at: Generated<Timestamp>;
+  created_at: GenTimestamp;
   last_used_at: Timestamp | null;
 }
 
@@ -57,7 +59,7 @@ export interface EventsTable {
   payment_expires_at: Timestamp | null;
   tax_mode: Generated<'inclusive' | 'exclusive'>;
   venue: string | null;
-  created_at: Generated<Timestamp>;
+  created_at: GenTimestamp;
 }
 
 export interface InventoryTable {
@@ -311,8 +313,8 @@ export interface CheckinListsTable {
   name: string;
   ticket_type_ids: number[] | null;
   checked_in_count: Generated<number>;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: GenTimestamp;
+  updated_at: GenTimestamp;
 }
 
 export interface CheckinsTable {
@@ -332,7 +334,7 @@ export interface ImagesTable {
   bytes: Uint8Array;
   sha256: string;
   source_url: string | null;
-  created_at: Generated<Timestamp>;
+  created_at: GenTimestamp;
 }
 
 export interface HtmlTemplatesTable {
@@ -343,7 +345,7 @@ export interface HtmlTemplatesTable {
   kind: 'layout' | 'component';
   channel: 'web' | 'email' | 'attendee_hub';
   body: string;
-  created_at: Generated<Timestamp>;
+  created_at: GenTimestamp;
 }
 
 export interface ThemesTable {
@@ -355,8 +357,8 @@ export interface ThemesTable {
   logo_image_id: number | null;
   banner_image_id: number | null;
   background_image_id: number | null;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: GenTimestamp;
+  updated_at: GenTimestamp;
   deleted_at: Timestamp | null;
 }
 
@@ -366,7 +368,7 @@ export interface SavedReportsTable {
   event_id: number;
   name: string;
   query: string;
-  created_at: Generated<Timestamp>;
+  created_at: GenTimestamp;
 }
 
 export interface IdempotencyKeysTable {
@@ -374,7 +376,7 @@ export interface IdempotencyKeysTable {
   token_id: number;
   key: string;
   order_id: number | null;
-  created_at: Generated<Timestamp>;
+  created_at: GenTimestamp;
 }
 
 export interface OutboxTable {
@@ -384,9 +386,9 @@ export interface OutboxTable {
   payload: Json<Record<string, unknown>>;
   status: Generated<'pending' | 'sent' | 'failed'>;
   attempts: Generated<number>;
-  next_attempt_at: Generated<Timestamp>;
+  next_attempt_at: GenTimestamp;
   last_error: string | null;
-  created_at: Generated<Timestamp>;
+  created_at: GenTimestamp;
   sent_at: Timestamp | null;
 }
 
@@ -399,13 +401,13 @@ export interface RateLimitsTable {
 export interface AppSecretsTable {
   name: string;
   value: string;
-  created_at: Generated<Timestamp>;
+  created_at: GenTimestamp;
 }
 
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
-  applied_at: Generated<Timestamp>;
+  applied_at: GenTimestamp;
 }
 
 export interface DB {

@@ -1,0 +1,75 @@
+import type { Db } from '../../platform/db/database.ts';
+
+/**
+ * Everything the buyer-facing views of one order need (pay page, order page, mails), loaded in
+ * a fixed handful of queries.
+ */
+export async function loadOrderDocument(db: Db, where: { id: number } | { secret: string }) {
+  let q = db
+    .selectFrom('orders as o')
+    .innerJoin('events as e', 'e.id', 'o.event_id')
+    .innerJoin('accounts as a', 'a.id', 'o.account_id')
+    .selectAll('o')
+    .select([
+      'e.name as event_name',
+      'e.slug as event_slug',
+      'e.timezone',
+      'e.starts_at as event_starts_at',
+      'e.venue',
+      'e.tax_mode',
+      'a.slug as account_slug',
+      'a.name as account_name',
+      'a.payments_mode',
+      'a.payments_provider',
+    ]);
+  q = 'id' in where ? q.where('o.id', '=', where.id) : q.where('o.access_secret', '=', where.secret);
+  const order = await q.executeTakeFirst();
+  if (!order) return null;
+  const [lines, discounts, tickets, payments, refunds] = await Promise.all([
+    db.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).orderBy('position').execute(),
+    db
+      .selectFrom('order_discounts')
+      .select(['code', 'amount_cents'])
+      .where('order_id', '=', order.id)
+      .orderBy('position')
+      .execute(),
+    db
+      .selectFrom('tickets as t')
+      .innerJoin('ticket_types as tt', 'tt.id', 't.ticket_type_id')
+      .select(['t.id', 't.ref', 't.attendee_name', 't.qr_token', 't.status', 'tt.name as type_name'])
+      .where('t.order_id', '=', order.id)
+      .orderBy('t.position')
+      .execute(),
+    db
+      .selectFrom('payments')
+      .select(['rail', 'status', 'amount_cents', 'currency', 'simulated', 'succeeded_at', 'created_at'])
+      .where('order_id', '=', order.id)
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('refunds')
+      .select(['status', 'amount_cents', 'currency', 'simulated', 'completed_at', 'created_at'])
+      .where('order_id', '=', order.id)
+      .orderBy('id')
+      .execute(),
+  ]);
+  return { order, lines, discounts, tickets, payments, refunds };
+}
+
+export type OrderDocument = NonNullable<Awaited<ReturnType<typeof loadOrderDocument>>>;
+
+/** "Sat 19 Jun 2027, 18:00 (Europe/Berlin)" in the event's timezone. */
+export function formatInZone(at: Date | string, timezone: string): string {
+  const d = new Date(at);
+  const text = new Intl.DateTimeFormat('en-GB', {
+    timeZone: timezone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(d);
+  return `${text} (${timezone})`;
+}

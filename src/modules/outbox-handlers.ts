@@ -1,0 +1,12 @@
+import type { OutboxHandler } from '../platform/jobs/outbox-dispatcher.ts';
+import { renderLatePaymentMail, renderTicketMail } from './orders/order-mails.ts';
+import { renderRefundMail } from './refunds/refund-mail.ts';
+import { autoRefund } from './refunds/auto-refund.ts';
+
+/** Every kind of outbox message and what dispatching it means. */
+export const outboxHandlers: Record<string, OutboxHandler> = {
+  'mail.tickets': { type: 'mail', render: renderTicketMail },
+  'mail.refund': { type: 'mail', render: renderRefundMail },
+  'mail.late_payment': { type: 'mail', render: renderLatePaymentMail },
+  'payment.auto_refund': { type: 'action', run: autoRefund },
+};

@@ -1,0 +1,215 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../platform/context.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { AppError } from '../../platform/errors.ts';
+import { enqueue } from '../../platform/jobs/outbox.ts';
+import type { Job } from '../../platform/jobs/jobs.ts';
+import { logOrder } from '../orders/orders.repo.ts';
+import { isUniqueViolation } from '../orders/place-order.ts';
+import { releaseStock } from '../orders/stock.ts';
+import { accountOf } from '../payments/payments.service.ts';
+import { paymentsUnavailable, providerFor, ProviderError, type PaymentProvider } from '../payments/providers.ts';
+
+export type RefundResult = { refunded_cents: number } | { already: true };
+
+const notRefundable = (why: string) => new AppError('unprocessable', 'not_refundable', why);
+const noPaymentIntent = () =>
+  new AppError(
+    'unprocessable',
+    'no_payment_intent',
+    'This order has no recorded payment to refund against (free, complimentary, or the reference was never stored)',
+  );
+const refundFailed = (why: string) =>
+  new AppError('upstream', 'refund_failed', `The payment provider refused or failed the refund: ${why}`);
+
+type Intent =
+  | { kind: 'already' }
+  | { kind: 'wait' }
+  | { kind: 'go'; refundId: number; amount: number; paymentRef: string; provider: PaymentProvider };
+
+interface RefundTarget {
+  id: number;
+  account_id: number;
+  ref: string;
+}
+
+/** The payment a refund goes back through: a succeeded payment that took money and has a reference. */
+async function refundablePayment(db: Db, orderId: number) {
+  return db
+    .selectFrom('payments')
+    .select(['id', 'provider', 'provider_ref', 'amount_cents', 'currency'])
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'succeeded')
+    .where('amount_cents', '>', 0)
+    .where('provider_ref', 'is not', null)
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/**
+ * Refunds the whole remaining balance through the order's own rail, checking in the spec's order:
+ * refunded (200 already) → no recorded payment (422 no_payment_intent) → not paid or nothing left
+ * (422 not_refundable) → payments not configured (503) → provider (502 on failure).
+ *
+ * The provider is never called inside a transaction. A pending refund row is committed first
+ * (one per order, by a unique index: the lock against refunding twice), then the provider is
+ * called with an idempotency key derived from that row, then one transaction records the
+ * outcome. A crash in between leaves the pending row for the reconciliation job.
+ */
+export async function refundOrder(ctx: AppContext, order: RefundTarget): Promise<RefundResult> {
+  for (let waited = 0; ; waited++) {
+    const intent: Intent = await ctx.db
+      .transaction()
+      .execute(async (trx): Promise<Intent> => {
+        const o = await trx
+          .selectFrom('orders')
+          .select(['status', 'total_cents', 'refunded_cents', 'currency'])
+          .where('id', '=', order.id)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        if (o.status === 'refunded') return { kind: 'already' } as Intent;
+        const inFlight = await trx
+          .selectFrom('refunds')
+          .select('id')
+          .where('order_id', '=', order.id)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        if (inFlight) return { kind: 'wait' } as Intent;
+        if (o.status !== 'paid') throw notRefundable(`Only a paid order can be refunded; this one is ${o.status}`);
+        const payment = await refundablePayment(trx, order.id);
+        if (!payment) throw noPaymentIntent();
+        const balance = o.total_cents - o.refunded_cents;
+        if (balance <= 0) throw notRefundable('The balance of this order has already been returned in full');
+        const account = await accountOf(trx, order.account_id);
+        const provider =
+          payment.provider === 'sandbox'
+            ? providerFor({ ...account, payments_mode: account.payments_mode === 'none' ? 'none' : 'sandbox' })
+            : providerFor(account);
+        if (!provider) throw paymentsUnavailable();
+        const row = await trx
+          .insertInto('refunds')
+          .values({
+            account_id: order.account_id,
+            order_id: order.id,
+            payment_id: payment.id,
+            amount_cents: balance,
+            currency: o.currency,
+            status: 'pending',
+            simulated: provider.simulated,
+            created_at: ctx.clock.now(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return { kind: 'go', refundId: row.id, amount: balance, paymentRef: payment.provider_ref!, provider } as Intent;
+      })
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err, ['refunds_one_pending'])) return { kind: 'wait' } as Intent;
+        throw err;
+      });
+    if (intent.kind === 'already') return { already: true };
+    if (intent.kind === 'wait') {
+      // Another request is refunding this order right now: wait for its outcome, then answer as it did.
+      if (waited > 150) throw new AppError('conflict', 'refund_in_progress', 'A refund of this order is already in progress');
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
+    return {
+      refunded_cents: await completeRefund(ctx, order, intent.refundId, intent.amount, intent.paymentRef, intent.provider),
+    };
+  }
+}
+
+/** Calls the provider for a committed pending refund and records the outcome. Safe to repeat. */
+export async function completeRefund(
+  ctx: AppContext,
+  order: RefundTarget,
+  refundId: number,
+  amount: number,
+  paymentRef: string,
+  provider: PaymentProvider,
+): Promise<number> {
+  let outcome: { ref: string; status: 'succeeded' | 'pending' | 'failed' };
+  try {
+    outcome = await provider.refund({
+      payment_ref: paymentRef,
+      amount_cents: amount,
+      idempotencyKey: `admit-refund-${refundId}`,
+    });
+  } catch (err) {
+    const message = err instanceof ProviderError ? err.message : 'provider unreachable';
+    await ctx.db
+      .updateTable('refunds')
+      .set({ status: 'failed', error: message, completed_at: ctx.clock.now() })
+      .where('id', '=', refundId)
+      .where('status', '=', 'pending')
+      .execute();
+    throw refundFailed(message);
+  }
+  if (outcome.status === 'failed') {
+    await ctx.db
+      .updateTable('refunds')
+      .set({ status: 'failed', provider_ref: outcome.ref, error: 'provider declined', completed_at: ctx.clock.now() })
+      .where('id', '=', refundId)
+      .execute();
+    throw refundFailed('declined');
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.now();
+    const done = await trx
+      .updateTable('refunds')
+      .set({ status: 'succeeded', provider_ref: outcome.ref, completed_at: now })
+      .where('id', '=', refundId)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (done.numUpdatedRows === 0n) return; // recorded already (reconciliation got there first)
+    await trx
+      .updateTable('orders')
+      .set({ status: 'refunded', refunded_at: now, refunded_cents: sql`refunded_cents + ${amount}` })
+      .where('id', '=', order.id)
+      .execute();
+    await trx.updateTable('tickets').set({ status: 'voided' }).where('order_id', '=', order.id).execute();
+    await releaseStock(trx, [order.id]);
+    await logOrder(trx, order, 'refunded', now, { amount_cents: amount, refund_id: refundId, simulated: provider.simulated });
+    await enqueue(trx, {
+      accountId: order.account_id,
+      kind: 'mail.refund',
+      payload: { order_id: order.id, refund_id: refundId },
+    });
+  });
+  return amount;
+}
+
+/**
+ * Background job: a refund left pending for over a minute (the process died between the
+ * provider call and the write) is completed by asking the provider again with the same
+ * idempotency key: the provider answers with the refund it already made, never a second one.
+ */
+export const refundReconciler: Job = {
+  name: 'refund-reconciler',
+  every: 60_000,
+  async run(ctx) {
+    const stale = await ctx.db
+      .selectFrom('refunds as r')
+      .innerJoin('orders as o', 'o.id', 'r.order_id')
+      .innerJoin('payments as p', 'p.id', 'r.payment_id')
+      .select(['r.id', 'r.amount_cents', 'r.account_id', 'o.id as order_id', 'o.ref', 'p.provider_ref', 'p.provider'])
+      .where('r.status', '=', 'pending')
+      .where('r.created_at', '<', new Date(ctx.clock.now().getTime() - 60_000))
+      .limit(50)
+      .execute();
+    for (const r of stale) {
+      const account = await accountOf(ctx.db, r.account_id);
+      const provider = r.provider === 'sandbox' ? providerFor({ ...account, payments_mode: 'sandbox' }) : providerFor(account);
+      if (!provider || !r.provider_ref) continue;
+      await completeRefund(
+        ctx,
+        { id: r.order_id, account_id: r.account_id, ref: r.ref },
+        r.id,
+        r.amount_cents,
+        r.provider_ref,
+        provider,
+      ).catch((err: unknown) => ctx.log.warn({ err, refund: r.id }, 'refund reconciliation failed'));
+    }
+    return stale.length;
+  },
+};

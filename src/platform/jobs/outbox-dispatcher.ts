@@ -1,0 +1,107 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../context.ts';
+import type { Job } from './jobs.ts';
+import { mailerFor, type MailMessage } from '../mail/mailer.ts';
+
+/**
+ * What to do with one outbox message. A mail handler returns the message to send (null: nothing
+ * to send any more); an action handler does its work and returns nothing.
+ */
+export type OutboxHandler =
+  | { type: 'mail'; render(ctx: AppContext, payload: Record<string, unknown>): Promise<MailMessage | null> }
+  | { type: 'action'; run(ctx: AppContext, payload: Record<string, unknown>): Promise<void> };
+
+const LEASE_MS = 5 * 60_000;
+const MAX_ATTEMPTS = 10;
+const BATCH = 20;
+
+export function backoffMs(attempts: number): number {
+  return Math.min(60 * 60_000, 5_000 * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * Claims due messages with SKIP LOCKED and a lease (next_attempt_at pushed past the work), commits
+ * the claim, does the work, then marks the row sent. Any number of instances can run this. A crash
+ * after sending but before marking re-sends once the lease ends: delivery is at-least-once, and
+ * every mail carries a Message-ID derived from its outbox id so receivers can drop the repeat.
+ */
+export async function dispatchOutbox(ctx: AppContext, handlers: Record<string, OutboxHandler>): Promise<number> {
+  const now = ctx.clock.now();
+  const claimed = await ctx.db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('outbox')
+      .select(['id', 'kind', 'payload', 'attempts'])
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .orderBy('id')
+      .limit(BATCH)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (rows.length) {
+      await trx
+        .updateTable('outbox')
+        .set({ attempts: sql`attempts + 1`, next_attempt_at: new Date(now.getTime() + LEASE_MS) })
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+    }
+    return rows;
+  });
+  const mailer = mailerFor(ctx.config);
+  for (const row of claimed) {
+    const handler = handlers[row.kind];
+    try {
+      if (!handler) throw new Error(`no handler for outbox kind ${row.kind}`);
+      if (handler.type === 'mail') {
+        const msg = await handler.render(ctx, row.payload);
+        if (msg) {
+          if (!mailer.delivers && ctx.config.production) throw new Error('SMTP_URL is not configured');
+          await mailer.send({ ...msg, messageId: `<outbox-${row.id}@admit>` });
+        }
+      } else {
+        await handler.run(ctx, row.payload);
+      }
+      await ctx.db
+        .updateTable('outbox')
+        .set({ status: 'sent', sent_at: ctx.clock.now(), last_error: null })
+        .where('id', '=', row.id)
+        .execute();
+    } catch (err) {
+      const attempts = row.attempts + 1;
+      const failed = attempts >= MAX_ATTEMPTS;
+      await ctx.db
+        .updateTable('outbox')
+        .set({
+          status: failed ? 'failed' : 'pending',
+          last_error: String((err as Error).message ?? err).slice(0, 500),
+          next_attempt_at: new Date(ctx.clock.now().getTime() + backoffMs(attempts)),
+        })
+        .where('id', '=', row.id)
+        .execute();
+      ctx.log.warn(
+        { outbox: row.id, kind: row.kind, attempts, err: (err as Error).message },
+        failed ? 'outbox message failed for good' : 'outbox message will be retried',
+      );
+    }
+  }
+  return claimed.length;
+}
+
+export function outboxJob(handlers: Record<string, OutboxHandler>): Job {
+  return {
+    name: 'outbox',
+    every: 2_000,
+    async run(ctx) {
+      let total = 0;
+      for (let n = await dispatchOutbox(ctx, handlers); n > 0; n = await dispatchOutbox(ctx, handlers)) {
+        total += n;
+        if (total > 1000) break;
+      }
+      return total;
+    },
+  };
+}
