@@ -1,4 +1,180 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
+import { html, type SafeHtml } from '../../platform/http/html.ts';
+import { PAGE_CSP } from '../../platform/http/security-headers.ts';
+import { formatMoney } from '../../platform/money.ts';
+import { formatInZone, type OrderDocument } from '../orders/order-document.ts';
+import { loadPageTheme } from '../themes/page-theme.ts';
+import { PAGE_CSS, eventHeader, ledger, receipt, ticketCards } from './order-views.ts';
+import { confirmCard, loadBySecret, notPayableMessage, paySandbox, payState, startCardPayment } from './pay-order.ts';
 
-/** Routes of the pages module (not built yet). */
-export async function pagesRoutes(_app: FastifyInstance): Promise<void> {}
+const secretParams = {
+  type: 'object',
+  required: ['secret'],
+  properties: { secret: { type: 'string', maxLength: 128 } },
+} as const;
+
+const pageSchema = (summary: string) => ({
+  tags: ['pages'],
+  summary,
+  params: secretParams,
+  produces: ['text/html'],
+  response: {
+    200: { type: 'string' },
+    303: { type: 'null' },
+    404: { type: 'string' },
+    409: { type: 'string' },
+    422: { type: 'string' },
+  },
+});
+
+const formBody = {
+  type: 'object',
+  properties: { csrf: { type: 'string', maxLength: 200 } },
+} as const;
+
+async function render(
+  app: FastifyInstance,
+  reply: FastifyReply,
+  doc: OrderDocument,
+  title: string,
+  body: SafeHtml,
+  status = 200,
+) {
+  const theme = await loadPageTheme(app.ctx.db, doc.order.account_id);
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(theme.wrap(html`${PAGE_CSS}${body}`.value, title));
+}
+
+/** The buyer's pay page and order page, reached only through their capability URLs. */
+export async function pagesRoutes(app: FastifyInstance): Promise<void> {
+  const ctx = app.ctx;
+
+  app.get<{ Params: { secret: string } }>(
+    '/pay/:secret',
+    { config: { html: true }, schema: pageSchema('Pay page (capability URL)') },
+    async (request, reply) => {
+      const doc = await loadBySecret(ctx, request.params.secret);
+      return render(app, reply, doc, `Pay for ${doc.order.event_name}`, await payPageBody(doc));
+    },
+  );
+
+  app.post<{ Params: { secret: string }; Body: { csrf?: string } }>(
+    '/pay/:secret',
+    { config: { html: true }, schema: { ...pageSchema('Pay (sandbox) or open a card payment'), body: formBody } },
+    async (request, reply) => {
+      const doc = await loadBySecret(ctx, request.params.secret);
+      await verifyCsrf(ctx, request, `pay:${doc.order.id}`, request.body?.csrf);
+      const state = payState(ctx, doc);
+      if (state !== 'payable')
+        return render(app, reply, doc, 'Not payable', notPayable(doc, state), state === 'paid' ? 409 : 422);
+      if (doc.order.payments_mode === 'sandbox' || doc.order.payments_provider === 'sandbox') {
+        await paySandbox(ctx, doc);
+        return reply.code(303).header('location', `/o/${request.params.secret}`).send();
+      }
+      const intent = await startCardPayment(ctx, doc);
+      return render(
+        app,
+        reply.header(
+          'content-security-policy',
+          PAGE_CSP.replace(
+            "script-src 'self' 'unsafe-inline'",
+            "script-src 'self' 'unsafe-inline' https://js.stripe.com",
+          ).replace("default-src 'self'", "default-src 'self' https://js.stripe.com https://api.stripe.com"),
+        ),
+        doc,
+        'Pay by card',
+        await cardPageBody(doc, intent.client_secret ?? ''),
+      );
+    },
+  );
+
+  app.post<{ Params: { secret: string }; Body: { csrf?: string } }>(
+    '/pay/:secret/confirm',
+    { config: { html: true }, schema: { ...pageSchema('Record a card payment the browser confirmed'), body: formBody } },
+    async (request, reply) => {
+      const doc = await loadBySecret(ctx, request.params.secret);
+      await verifyCsrf(ctx, request, `pay:${doc.order.id}`, request.body?.csrf);
+      const outcome = await confirmCard(ctx, doc);
+      if (outcome === 'pending')
+        return render(
+          app,
+          reply,
+          doc,
+          'Payment pending',
+          html`${eventHeader(doc)}
+            <p class="admit-status" role="status">
+              Your payment has not been confirmed yet. Nothing more is charged if you try again.
+            </p>
+            <p><a href="/pay/${request.params.secret}">Back to the payment</a></p>`,
+          202,
+        );
+      return reply.code(303).header('location', `/o/${request.params.secret}`).send();
+    },
+  );
+
+  app.get<{ Params: { secret: string } }>(
+    '/o/:secret',
+    { config: { html: true }, schema: pageSchema('Order page with tickets (capability URL)') },
+    async (request, reply) => {
+      const doc = await loadBySecret(ctx, request.params.secret);
+      return render(app, reply, doc, `Your order for ${doc.order.event_name}`, await orderPageBody(doc, request.params.secret));
+    },
+  );
+
+  async function payPageBody(doc: OrderDocument): Promise<SafeHtml> {
+    const state = payState(ctx, doc);
+    if (state !== 'payable') return notPayable(doc, state);
+    const { order } = doc;
+    const total = formatMoney(order.total_cents, order.currency);
+    const sandbox = order.payments_mode === 'sandbox' || order.payments_provider === 'sandbox';
+    return html`${eventHeader(doc)}
+      <p>Order <strong>${order.ref}</strong>${order.name ? html` for ${order.name}` : ''}.</p>
+      ${order.expires_at ? html`<p class="admit-status" role="status">Your tickets are reserved until <time datetime="${new Date(order.expires_at).toISOString()}">${formatInZone(order.expires_at, order.timezone)}</time>.</p>` : ''}
+      ${receipt(doc)}
+      <form method="post" action="/pay/${order.access_secret}">
+        <input type="hidden" name="csrf" value="${await csrfToken(ctx, `pay:${order.id}`)}" />
+        ${sandbox ? html`<p class="muted">Test mode: no card is needed and no money moves.</p>` : ''}
+        <button type="submit">Pay ${total}</button>
+      </form>`;
+  }
+
+  async function cardPageBody(doc: OrderDocument, clientSecret: string): Promise<SafeHtml> {
+    const { order } = doc;
+    return html`${eventHeader(doc)}${receipt(doc)}
+      <form method="post" action="/pay/${order.access_secret}/confirm" id="card-form" data-client-secret="${clientSecret}">
+        <input type="hidden" name="csrf" value="${await csrfToken(ctx, `pay:${order.id}`)}" />
+        <div id="card-element" aria-label="Card details"></div>
+        <button type="submit">Pay ${formatMoney(order.total_cents, order.currency)}</button>
+      </form>
+      <p class="muted">
+        Your card is processed by Stripe. Already paid in another window? Press the button to check: nothing is charged twice.
+      </p>`;
+  }
+
+  function notPayable(doc: OrderDocument, state: ReturnType<typeof payState>): SafeHtml {
+    return html`${eventHeader(doc)}
+      <p class="admit-status" role="alert">${notPayableMessage(state)}</p>
+      ${state === 'paid' || state === 'refunded' ? html`<p><a href="/o/${doc.order.access_secret}">See your order and tickets</a></p>` : ''}`;
+  }
+
+  async function orderPageBody(doc: OrderDocument, secret: string): Promise<SafeHtml> {
+    const { order } = doc;
+    const status: Record<string, string> = {
+      paid: 'Paid. Show a ticket’s QR code at the door.',
+      pending: 'Waiting for payment.',
+      canceled: 'This order was canceled.',
+      refunded: 'This order was refunded; its tickets are no longer valid.',
+    };
+    return html`${eventHeader(doc)}
+      <p class="admit-status" role="status">Order <strong>${order.ref}</strong>: ${status[order.status] ?? order.status}</p>
+      ${order.status === 'pending' ? html`<p><a class="button" href="/pay/${secret}">Pay now</a></p>` : ''}
+      ${await ticketCards(doc)}
+      <h2>Receipt</h2>
+      ${receipt(doc)}${ledger(doc)}
+      <p class="muted">Keep this page’s address private: whoever has it holds the order.</p>`;
+  }
+}

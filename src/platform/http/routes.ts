@@ -10,7 +10,7 @@ import { checkinRoutes } from '../../modules/checkin/checkin.routes.ts';
 import { themesRoutes } from '../../modules/themes/themes.routes.ts';
 import { pagesRoutes } from '../../modules/pages/pages.routes.ts';
 import { healthRoutes } from './health.ts';
-import { mailViewerRoutes } from '../mail/mail-viewer.ts';
+import { mailViewerRoutes } from '../../modules/pages/mail-viewer.routes.ts';
 import { rateLimit } from './rate-limit.ts';
 
 declare module 'fastify' {

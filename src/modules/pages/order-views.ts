@@ -1,0 +1,117 @@
+import QRCode from 'qrcode';
+import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
+import { formatMoney } from '../../platform/money.ts';
+import { formatInZone, type OrderDocument } from '../orders/order-document.ts';
+
+/** Pieces of HTML shared by the pay page and the order page. Every value is escaped by `html`. */
+
+export const PAGE_CSS = raw(`<style>
+.admit-receipt{width:100%;border-collapse:collapse;margin:1rem 0}
+.admit-receipt th,.admit-receipt td{padding:.35rem .25rem;border-bottom:1px solid var(--admit-text-color-muted);text-align:left;vertical-align:top}
+.admit-receipt td.num,.admit-receipt th.num{text-align:right;white-space:nowrap}
+.admit-receipt tfoot td{font-weight:600;border-bottom:0}
+.admit-tickets{list-style:none;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr))}
+.admit-ticket{border:1px solid var(--admit-text-color-muted);border-radius:var(--admit-card-radius);padding:1rem;text-align:center}
+.admit-ticket svg{width:100%;max-width:14rem;height:auto;background:#fff}
+.admit-status{padding:.6rem .8rem;border-radius:var(--admit-card-radius);background:var(--admit-background-color)}
+.admit-voided{opacity:.55}
+@media (max-width:480px){main{padding:1rem}.admit-receipt{font-size:.92rem}}
+</style>`);
+
+export function receipt(doc: OrderDocument): SafeHtml {
+  const { order, lines, discounts } = doc;
+  const money = (n: number) => formatMoney(n, order.currency);
+  const taxTotal = lines.reduce((s, l) => s + l.tax_cents, 0);
+  return html`<table class="admit-receipt">
+    <caption class="muted">
+      Order ${order.ref}
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Item</th>
+        <th scope="col" class="num">Qty</th>
+        <th scope="col" class="num">Price</th>
+        <th scope="col" class="num">Total</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${lines.map(
+        (l) =>
+          html`<tr>
+            <td>
+              ${l.name}${l.tax_rate_bp ? html`<br /><small class="muted">incl. ${(l.tax_rate_bp / 100).toFixed(2)}% tax: ${money(l.tax_cents)}</small>` : ''}
+            </td>
+            <td class="num">${l.quantity}</td>
+            <td class="num">${money(l.unit_price_cents)}</td>
+            <td class="num">${money(l.total_cents)}</td>
+          </tr>`,
+      )}
+      ${discounts.map(
+        (d) =>
+          html`<tr>
+            <td colspan="3">Discount code ${d.code}</td>
+            <td class="num">−${money(d.amount_cents)}</td>
+          </tr>`,
+      )}
+    </tbody>
+    <tfoot>
+      ${
+        order.tax_mode === 'exclusive'
+          ? html`<tr>
+              <td colspan="3">Tax</td>
+              <td class="num">${money(taxTotal)}</td>
+            </tr>`
+          : ''
+      }
+      <tr>
+        <td colspan="3">
+          Total${order.tax_mode === 'inclusive' && taxTotal ? html` <small class="muted">(includes ${money(taxTotal)} tax)</small>` : ''}
+        </td>
+        <td class="num">${money(order.total_cents)}</td>
+      </tr>
+    </tfoot>
+  </table>`;
+}
+
+export function ledger(doc: OrderDocument): SafeHtml {
+  const { order, payments, refunds } = doc;
+  const succeeded = payments.filter((p) => p.status === 'succeeded');
+  const done = refunds.filter((r) => r.status === 'succeeded');
+  if (!succeeded.length && !done.length) return html``;
+  const when = (d: Date | string | null) => (d ? formatInZone(d, order.timezone) : '');
+  return html`<h2>Payments</h2>
+    <ul>
+      ${succeeded.map((p) => html`<li>Paid ${formatMoney(p.amount_cents, p.currency)} by ${p.rail}${p.simulated ? ' (test payment, no money moved)' : ''}, ${when(p.succeeded_at)}</li>`)}
+      ${done.map((r) => html`<li>Refunded ${formatMoney(r.amount_cents, r.currency)}${r.simulated ? ' (test refund)' : ''}, ${when(r.completed_at)}</li>`)}
+    </ul>`;
+}
+
+export function eventHeader(doc: OrderDocument): SafeHtml {
+  const { order } = doc;
+  return html`<h1>${order.event_name}</h1>
+    <p class="muted">${formatInZone(order.event_starts_at, order.timezone)}${order.venue ? html` · ${order.venue}` : ''}</p>`;
+}
+
+/** One QR code per ticket, rendered from its QR token as inline SVG. */
+export async function ticketCards(doc: OrderDocument): Promise<SafeHtml> {
+  if (!doc.tickets.length) return html``;
+  const cards = await Promise.all(
+    doc.tickets.map(async (t) => {
+      const svg = await QRCode.toString(t.qr_token, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+      const voided = t.status === 'voided';
+      return html`<li class="admit-ticket${voided ? ' admit-voided' : ''}" data-ticket="${t.ref}">
+        <figure role="img" aria-label="QR code for ticket ${t.ref}">${raw(svg)}</figure>
+        <p>
+          <strong>${t.type_name}</strong><br />${t.attendee_name ?? doc.order.name ?? ''}<br /><small class="muted"
+            >${t.ref}</small
+          >
+        </p>
+        ${voided ? html`<p><strong>No longer valid</strong></p>` : ''}
+      </li>`;
+    }),
+  );
+  return html`<h2>Your tickets</h2>
+    <ul class="admit-tickets">
+      ${cards}
+    </ul>`;
+}
