@@ -32,7 +32,8 @@ export async function dispatchOutbox(ctx: AppContext, handlers: Record<string, O
       .selectFrom('outbox')
       .select(['id', 'kind', 'payload', 'attempts'])
       .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
+      // never tried: due at once (whatever clock wrote it); retried: due after its backoff or lease
+      .where((eb) => eb.or([eb('attempts', '=', 0), eb('next_attempt_at', '<=', now)]))
       .orderBy('id')
       .limit(BATCH)
       .forUpdate()
