@@ -178,3 +178,51 @@ describe('card payments through Stripe', () => {
     expect(stripe.calls.filter((c) => c.path === '/v1/refunds').length).toBe(refundsBefore + 1);
   });
 });
+
+describe('door sales (card-present)', () => {
+  it('cancel voids the terminal intent first; when that cannot be proven, 502 cancel_failed and nothing changes', async () => {
+    const make = async () => {
+      const o = await order(own.tokens.all, 'own', 1);
+      const row = await t.ctx.db
+        .selectFrom('orders')
+        .select(['id', 'account_id'])
+        .where('ref', '=', o.ref)
+        .executeTakeFirstOrThrow();
+      const id = `pi_fake_terminal_${o.ref}`;
+      stripe.intents.set(id, { id, amount: 2500, currency: 'eur', status: 'requires_capture', fee: null, feeCurrency: 'eur' });
+      await t.ctx.db
+        .insertInto('payments')
+        .values({
+          account_id: row.account_id,
+          order_id: row.id,
+          rail: 'terminal',
+          provider: 'stripe',
+          status: 'pending',
+          amount_cents: 2500,
+          currency: 'eur',
+          provider_ref: id,
+          created_at: new Date(),
+        })
+        .execute();
+      return { ref: o.ref as string, intent: id };
+    };
+    const ok = await make();
+    const res = await t.call(own.tokens.all, { method: 'POST', url: `/api/v1/orders/${ok.ref}/cancel` });
+    expect(res.statusCode).toBe(200);
+    expect(stripe.intents.get(ok.intent)!.status).toBe('canceled');
+
+    const bad = await make();
+    stripe.fail.cancel = true;
+    const refused = await t.call(own.tokens.all, { method: 'POST', url: `/api/v1/orders/${bad.ref}/cancel` });
+    stripe.fail.cancel = false;
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json().error.code).toBe('cancel_failed');
+    expect((await t.call(own.tokens.all, { method: 'GET', url: `/api/v1/orders/${bad.ref}` })).json().status).toBe('pending');
+    const p = await t.ctx.db
+      .selectFrom('payments')
+      .select('status')
+      .where('provider_ref', '=', bad.intent)
+      .executeTakeFirstOrThrow();
+    expect(p.status).toBe('pending');
+  });
+});
