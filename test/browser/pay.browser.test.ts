@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { createTestApp, type TestApp } from '../app.ts';
+import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
+
+/**
+ * A buyer in a real browser (Debian's Chromium driven by playwright-core): open the payment_url,
+ * press Pay, land on the order page, see one QR code per ticket. Screenshots go to test-results/.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results/screenshots');
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+let t: TestApp;
+let browser: Browser;
+let base: string;
+let a: Awaited<ReturnType<typeof seedAccount>>;
+
+beforeAll(async () => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await createTestApp({ config: { baseUrl: base } });
+  a = await seedAccount(
+    t.ctx,
+    makeAccountFile({
+      themes: [
+        {
+          name: 'Lantern',
+          is_default: true,
+          settings: {
+            background_color: '#fbf7f0',
+            accent_color: '#b4461b',
+            heading_typeface: 'old_style',
+            card_border_radius_px: 16,
+          },
+        },
+        {
+          name: 'Night',
+          settings: {
+            background_color: '#101418',
+            text_color: '#f1f1f1',
+            text_background_color: '#1b2128',
+            accent_color: '#f2b705',
+          },
+        },
+      ],
+      events: [
+        makeEvent({
+          slug: 'gala',
+          name: 'Harbour Gala',
+          ticket_types: [{ key: 'ga', name: 'General admission', price: 2500, capacity: 50, tax_rate_bp: 700 }],
+        }),
+      ],
+    }),
+  );
+  await t.app.listen({ port, host: '127.0.0.1' });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function createOrder(quantity: number): Promise<string> {
+  const gaId = (await t.ctx.db.selectFrom('ticket_types').select('id').where('key', '=', 'ga').executeTakeFirstOrThrow()).id;
+  const res = await t.call(a.tokens.all, {
+    method: 'POST',
+    url: '/api/v1/events/gala/orders',
+    payload: { items: [{ ticket_type_id: gaId, quantity }], email: 'buyer@example.org', name: 'Ada Lovelace' },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json().payment_url;
+}
+
+describe('buying in a browser', () => {
+  it('opens the payment_url, presses Pay, lands on the order page with one QR code per ticket', async () => {
+    const paymentUrl = await createOrder(3);
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(paymentUrl);
+    await expect(page.getByRole('heading', { name: 'Harbour Gala' }).isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: path.join(SHOTS, 'pay-page.png'), fullPage: true });
+    await page.getByRole('button', { name: /Pay/ }).click();
+    await page.waitForURL(/\/o\//);
+    expect(page.url()).toMatch(new RegExp(`^${base}/o/`));
+    await expect(page.getByRole('heading', { name: 'Your tickets' }).isVisible()).resolves.toBe(true);
+    expect(await page.locator('.admit-ticket svg').count()).toBe(3);
+    await page.screenshot({ path: path.join(SHOTS, 'order-page-lantern.png'), fullPage: true });
+
+    // the same order page under another theme
+    await t.ctx.db.updateTable('themes').set({ is_default: false }).execute();
+    await t.ctx.db.updateTable('themes').set({ is_default: true }).where('name', '=', 'Night').execute();
+    await page.reload();
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg).toBe('rgb(16, 20, 24)');
+    await page.screenshot({ path: path.join(SHOTS, 'order-page-night.png'), fullPage: true });
+    await page.close();
+  });
+});
