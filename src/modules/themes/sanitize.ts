@@ -120,7 +120,6 @@ function safeCodePoint(n: number): string {
 
 /** http(s), mailto, and relative URLs only; the check runs on the decoded, whitespace-free form. */
 export function isSafeUrl(value: string): boolean {
-  // eslint-disable-next-line no-control-regex
   const v = decodeEntities(value).replace(/[\u0000-\u0020\u007f-\u009f]+/g, '');
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(v);
   if (!scheme) return true;
