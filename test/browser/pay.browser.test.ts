@@ -113,7 +113,7 @@ describe('buying in a browser', () => {
     await t.ctx.db.updateTable('themes').set({ is_default: false }).execute();
     await t.ctx.db.updateTable('themes').set({ is_default: true }).where('name', '=', 'Night').execute();
     await page.reload();
-    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const bg = await page.evaluate('getComputedStyle(document.body).backgroundColor');
     expect(bg).toBe('rgb(16, 20, 24)');
     await page.screenshot({ path: path.join(SHOTS, 'order-page-night.png'), fullPage: true });
     await page.close();
