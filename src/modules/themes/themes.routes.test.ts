@@ -6,7 +6,7 @@ import { RESERVED_COMPONENT_NAMES } from './templates.ts';
 let t: TestApp;
 let acct: Awaited<ReturnType<typeof seedAccount>>;
 let other: Awaited<ReturnType<typeof seedAccount>>;
-let tpl: Record<string, number> = {};
+const tpl: Record<string, number> = {};
 
 beforeAll(async () => {
   t = await createTestApp();
