@@ -4,6 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import { AppError } from '../../platform/errors.ts';
 import { lineTax } from '../../platform/money.ts';
 import { isReservedComponentName } from '../themes/templates.ts';
+import { isReservedAccountSlug } from '../accounts/reserved-slugs.ts';
 
 const require = createRequire(import.meta.url);
 const schema = require('./account-file.schema.json') as object;
@@ -204,6 +205,7 @@ function isTimezone(tz: string): boolean {
 
 function crossCheck(f: AccountFile): string[] {
   const out: string[] = [];
+  if (isReservedAccountSlug(f.account.slug)) out.push(`$.account.slug: "${f.account.slug}" is reserved`);
   const unique = (items: Array<{ key: string }> | undefined, path: string) => {
     const seen = new Set<string>();
     (items ?? []).forEach((it, i) => {
