@@ -214,6 +214,7 @@ function renderLayout(t: ThemeInputs, title: string, own: Record<string, string>
     footer: mark('footer'),
     powered_by: mark('powered_by'),
   };
+  if (!expansionWithinBudget(t.layout!, partials)) return null;
   let out: string;
   try {
     out = Mustache.render(t.layout!, view, partials);
@@ -223,4 +224,34 @@ function renderLayout(t: ThemeInputs, title: string, own: Record<string, string>
   let html = sanitizeHtml(out);
   for (const [name, value] of Object.entries(own)) html = html.split(mark(name)).join(value);
   return { html, slot: mark('content') };
+}
+
+const PARTIAL_REF = /\{\{\s*>\s*([^\s}]+)\s*\}\}/g;
+const EXPANSION_BUDGET = 512 * 1024;
+
+/**
+ * Components may include components: refuse a cycle, and refuse a template whose partials
+ * would expand past the budget (a few components each including the next twice would
+ * otherwise grow exponentially on every page view).
+ */
+export function expansionWithinBudget(layout: string, partials: Record<string, string>): boolean {
+  const size = new Map<string, number>();
+  const visiting = new Set<string>();
+  const measure = (body: string): number => {
+    let total = body.length;
+    for (const m of body.matchAll(PARTIAL_REF)) {
+      const name = m[1]!;
+      if (!(name in partials)) continue;
+      if (visiting.has(name)) return Infinity;
+      if (!size.has(name)) {
+        visiting.add(name);
+        size.set(name, measure(partials[name]!));
+        visiting.delete(name);
+      }
+      total += size.get(name)!;
+      if (total > EXPANSION_BUDGET) return Infinity;
+    }
+    return total;
+  };
+  return measure(layout) <= EXPANSION_BUDGET;
 }
