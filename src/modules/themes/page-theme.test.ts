@@ -111,6 +111,7 @@ describe('buildPageTheme fallbacks', () => {
     logoUrl: null,
     bannerUrl: null,
     backgroundUrl: null,
+    layout: null as string | null,
     components: {} as Record<string, string>,
   };
   it('a broken or recursive layout falls back to the built-in one', () => {
