@@ -95,10 +95,8 @@ export async function getCheckinList(ctx: AppContext, p: Principal, eventSlug: s
 export async function getCheckins(ctx: AppContext, p: Principal, eventSlug: string, id: string, query: object) {
   const list = await loadList(ctx, p, eventSlug, id);
   const paging = parsePaging(query);
-  const [{ rows, count }, mode] = [
-    await listCheckins(ctx.db, p.accountId, list.id, paging.perPage, paging.offset),
-    await lookupModeOf(ctx.db, p.accountId),
-  ];
+  const { rows, count } = await listCheckins(ctx.db, p.accountId, list.id, paging.perPage, paging.offset);
+  const mode = await lookupModeOf(ctx.db, p.accountId);
   return {
     checkins: rows.map((r) => ({
       id: Number(r.id),
