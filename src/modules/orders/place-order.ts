@@ -106,8 +106,6 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
           const claimed = await claimIdempotencyKey(trx, input.accountId, input.idempotency);
           if (claimed !== 'claimed') return { orderId: claimed, created: false };
         }
-        await reserveOrThrow(trx, units, now);
-        if (codes.length) await redeemCodes(trx, codes);
         const order = await trx
           .insertInto('orders')
           .values({
@@ -159,6 +157,9 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
             created_at: now,
           })
           .execute();
+        // Stock last: the hot inventory row stays locked only from here to the commit.
+        if (codes.length) await redeemCodes(trx, codes);
+        await reserveOrThrow(trx, units, now);
         if (totals.total_cents === 0) await fulfilOrder(trx, ctx, order, now, 'zero total');
         if (input.idempotency) {
           await trx

@@ -1,0 +1,63 @@
+import pg from 'pg';
+import { percentile } from './lib.ts';
+
+/**
+ * The two designs the flash sale is compared with, straight against PostgreSQL through `pg`
+ * with the same number of clients and no HTTP: (a) the interactive locked transaction on one
+ * stock row, (b) one guarded statement per order.
+ */
+export async function setupBaselineTables(url: string, capacity: number): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(`drop table if exists bl_orders; drop table if exists bl_stock;
+    create table bl_stock (id int primary key, n int not null);
+    create table bl_orders (id bigint generated always as identity primary key, stock_id int not null, email text not null, total_cents bigint not null, created_at timestamptz not null default now());
+    insert into bl_stock values (1, ${capacity});`);
+  await c.end();
+}
+
+export async function runBaseline(
+  url: string,
+  kind: 'a' | 'b',
+  clients: number,
+  seconds: number,
+): Promise<{ perSecond: number; p50: number; p99: number; orders: number }> {
+  const pool = new pg.Pool({ connectionString: url, max: clients });
+  const latencies: number[] = [];
+  let orders = 0;
+  const until = Date.now() + seconds * 1000;
+  const one = async () => {
+    const c = await pool.connect();
+    try {
+      while (Date.now() < until) {
+        const t0 = performance.now();
+        if (kind === 'a') {
+          await c.query('begin');
+          const r = await c.query('select n from bl_stock where id = 1 for update');
+          if (r.rows[0].n >= 1) {
+            await c.query('insert into bl_orders (stock_id, email, total_cents) values (1, $1, 2500)', ['b@example.org']);
+            await c.query('update bl_stock set n = n - 1 where id = 1');
+            orders++;
+          }
+          await c.query('commit');
+        } else {
+          const r = await c.query(
+            `with s as (update bl_stock set n = n - 1 where id = $1 and n >= 1 returning id)
+             insert into bl_orders (stock_id, email, total_cents) select id, $2, 2500 from s returning id`,
+            [1, 'b@example.org'],
+          );
+          orders += r.rowCount ?? 0;
+        }
+        latencies.push(performance.now() - t0);
+      }
+    } finally {
+      c.release();
+    }
+  };
+  const start = Date.now();
+  await Promise.all(Array.from({ length: clients }, one));
+  const elapsed = (Date.now() - start) / 1000;
+  await pool.end();
+  latencies.sort((x, y) => x - y);
+  return { perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), orders };
+}

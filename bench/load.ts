@@ -1,0 +1,46 @@
+import autocannon from 'autocannon';
+
+/** Child process: runs one autocannon load and prints its figures as one JSON line. */
+const opts = JSON.parse(process.argv[2] ?? '{}') as {
+  url: string;
+  connections: number;
+  duration?: number;
+  amount?: number;
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+};
+
+const statuses: Record<string, number> = {};
+const instance = autocannon(
+  {
+    url: opts.url,
+    connections: opts.connections,
+    pipelining: 1,
+    ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration ?? 10 }),
+    method: opts.method ?? 'GET',
+    ...(opts.body ? { body: opts.body } : {}),
+    headers: opts.headers ?? {},
+    timeout: 30,
+  },
+  (err, result) => {
+    if (err) {
+      console.error(err);
+      process.exit(1);
+    }
+    const seconds = result.duration || 1;
+    const total = Object.values(statuses).reduce((s, n) => s + n, 0);
+    console.log(
+      JSON.stringify({
+        requests: total,
+        perSecond: total / seconds,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        statuses,
+      }),
+    );
+  },
+);
+instance.on('response', (_client, statusCode) => {
+  statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+});

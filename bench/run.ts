@@ -1,0 +1,330 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openDatabase } from '../src/platform/db/database.ts';
+import { migrate } from '../src/platform/db/migrate.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { systemClock } from '../src/platform/clock.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { importAccount } from '../src/modules/import/import.service.ts';
+import { runBaseline, setupBaselineTables } from './baselines.ts';
+import { seedOrders } from './seed.ts';
+import { adminQuery, autocannon, dbUrl, fmt, freePort, percentile, ROOT, startProcess, stopProcess, waitFor } from './lib.ts';
+
+/**
+ * npm run bench [-- --only flash,sellout,reports,reads] [--quick] [--keep]
+ * Every figure is printed next to a baseline measured in this same run, with the ratio.
+ */
+const args = process.argv.slice(2);
+const only = (args.find((a) => a.startsWith('--only='))?.slice(7) ?? args[args.indexOf('--only') + 1] ?? '')
+  .split(',')
+  .filter(Boolean);
+const quick = args.includes('--quick');
+const keep = args.includes('--keep');
+const want = (s: string) => only.length === 0 || only.includes(s);
+const TOKEN = 'adm_bench_all_capabilities_0123456789abcdef';
+const DURATION = quick ? 4 : 10;
+const ORDERS_1M = quick ? 100_000 : 1_000_000;
+
+interface Row {
+  scenario: string;
+  figure: string;
+  admit: number;
+  baseline: number;
+  baselineName: string;
+  ratio: number;
+  note?: string;
+}
+const rows: Row[] = [];
+const add = (r: Omit<Row, 'ratio'>) => rows.push({ ...r, ratio: r.baseline ? r.admit / r.baseline : 0 });
+
+const event = (slug: string, capacity: number, extra: object = {}) => ({
+  slug,
+  name: slug,
+  currency: 'eur',
+  currencies: ['eur', 'gbp'],
+  fx_rates: { gbp: 1.17 },
+  timezone: 'Europe/Berlin',
+  starts_at: '2030-06-01T18:00:00Z',
+  ticket_types: [{ key: 'hot', name: 'Hot', price: 2500, capacity, tax_rate_bp: 700 }],
+  ...extra,
+});
+
+async function main(): Promise<void> {
+  const dbName = `admit_bench_${Date.now()}`;
+  await adminQuery(`create database ${dbName}`);
+  const url = dbUrl(dbName);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let server: ReturnType<typeof startProcess> | null = null;
+  try {
+    const database = await openDatabase({ databaseUrl: url, dataDir: null });
+    await migrate(database.db);
+    const ctx = {
+      config: { ...loadConfig({}), databaseUrl: url },
+      db: database.db,
+      engine: 'postgres' as const,
+      clock: systemClock,
+      log: createLogger('silent'),
+    };
+    await importAccount(ctx, {
+      account: { slug: 'bench', name: 'Bench', payments: { mode: 'sandbox' } },
+      tokens: [
+        {
+          name: 'bench',
+          secret: TOKEN,
+          capabilities: ['events.view', 'orders.view', 'orders.manage', 'refund'],
+          scopes: ['invitations.view'],
+        },
+      ],
+      events: [
+        event('flash', 50_000_000),
+        event('sellout', 1000),
+        event('big', 100_000_000, {
+          goods: [{ key: 'tote', name: 'Tote', price: 1200, capacity: 100_000_000, tax_rate_bp: 1900 }],
+          donations: [{ key: 'fund', name: 'Fund' }],
+          audiences: [{ key: 'crew', name: 'Crew' }],
+          portals: [{ key: 'uni', name: 'Uni' }],
+          discount_codes: [{ code: 'SPRING', amount_off: 250 }],
+        }),
+      ],
+    });
+    const ids = async (slug: string) => {
+      const r = await database.db
+        .selectFrom('events as e')
+        .innerJoin('ticket_types as t', 't.event_id', 'e.id')
+        .select(['e.id as eventId', 'e.account_id as accountId', 't.id as typeId'])
+        .where('e.slug', '=', slug)
+        .executeTakeFirstOrThrow();
+      return r;
+    };
+
+    server = startProcess(['bin/admit.mjs', 'serve'], {
+      DATABASE_URL: url,
+      PORT: String(port),
+      BASE_URL: base,
+      NODE_ENV: 'production',
+      ADMIT_RATE_LIMIT_PER_MIN: '0',
+      LOG_LEVEL: 'warn',
+    });
+    await waitFor(`${base}/healthz`);
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    const q = async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[];
+    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+    if (want('flash')) {
+      const flash = await ids('flash');
+      const body = JSON.stringify({ items: [{ ticket_type_id: flash.typeId, quantity: 1 }] });
+      await setupBaselineTables(url, 50_000_000);
+      for (const n of quick ? [64] : [16, 64, 256]) {
+        const before = Number(
+          (await q<{ n: string }>('select count(*) n from orders where event_id = $1', [flash.eventId]))[0]!.n,
+        );
+        const load = await autocannon({
+          url: `${base}/api/v1/events/flash/orders`,
+          connections: n,
+          duration: DURATION,
+          method: 'POST',
+          body,
+          headers,
+        });
+        const after = Number(
+          (await q<{ n: string }>('select count(*) n from orders where event_id = $1', [flash.eventId]))[0]!.n,
+        );
+        const [inv] = await q<{ taken: number; capacity: number; lines: string }>(
+          `select i.taken, i.capacity, (select coalesce(sum(quantity),0) from order_lines l join orders o on o.id = l.order_id where l.inventory_id = i.id and o.status in ('pending','paid')) lines
+           from inventory i join ticket_types t on t.inventory_id = i.id where t.id = $1`,
+          [flash.typeId],
+        );
+        const oversell = Math.max(0, inv!.taken - inv!.capacity) + Math.abs(inv!.taken - Number(inv!.lines));
+        const created = after - before;
+        const errors = Object.entries(load.statuses)
+          .filter(([s]) => s !== '201')
+          .reduce((s, [, c]) => s + c, 0);
+        const a = await runBaseline(url, 'a', n, DURATION);
+        const b = await runBaseline(url, 'b', n, DURATION);
+        const note = `p50 ${fmt(load.p50)} ms, p99 ${fmt(load.p99)} ms; created ${created}, non-201 ${errors}, oversell ${oversell}`;
+        add({
+          scenario: `flash sale, ${n} clients`,
+          figure: 'orders/s',
+          admit: created / DURATION,
+          baseline: a.perSecond,
+          baselineName: '(a) locked txn',
+          note,
+        });
+        add({
+          scenario: `flash sale, ${n} clients`,
+          figure: 'orders/s',
+          admit: created / DURATION,
+          baseline: b.perSecond,
+          baselineName: '(b) guarded stmt',
+          note: `baseline p99 (a) ${fmt(a.p99)} ms, (b) ${fmt(b.p99)} ms`,
+        });
+      }
+    }
+
+    if (want('sellout')) {
+      const so = await ids('sellout');
+      const body = JSON.stringify({ items: [{ ticket_type_id: so.typeId, quantity: 1 }] });
+      const t0 = performance.now();
+      const load = await autocannon({
+        url: `${base}/api/v1/events/sellout/orders`,
+        connections: 64,
+        amount: 2000,
+        method: 'POST',
+        body,
+        headers,
+      });
+      const seconds = (performance.now() - t0) / 1000;
+      const sold = Number((await q<{ n: string }>('select count(*) n from orders where event_id = $1', [so.eventId]))[0]!.n);
+      await setupBaselineTables(url, 1000);
+      const b0 = performance.now();
+      const bl = new pg.Pool({ connectionString: url, max: 64 });
+      let attempts = 0;
+      await Promise.all(
+        Array.from({ length: 64 }, async () => {
+          while (attempts < 2000) {
+            attempts++;
+            await bl.query(
+              `with s as (update bl_stock set n = n - 1 where id = 1 and n >= 1 returning id) insert into bl_orders (stock_id, email, total_cents) select id, 'b', 2500 from s`,
+            );
+          }
+        }),
+      );
+      await bl.end();
+      const bSeconds = (performance.now() - b0) / 1000;
+      add({
+        scenario: 'sell-out 1,000 seats, 2,000 buyers',
+        figure: 'seconds to sell out',
+        admit: seconds,
+        baseline: bSeconds,
+        baselineName: '(b) guarded stmt',
+        note: `sold ${sold} (must be 1000); 201: ${load.statuses['201'] ?? 0}, 409: ${load.statuses['409'] ?? 0}`,
+      });
+    }
+
+    if (want('reports')) {
+      const big = await ids('big');
+      const extra = (
+        await q<{ good: number; donation: number; audience: number; portal: number }>(
+          `select (select id from goods where event_id = $1) good, (select id from donations where event_id = $1) donation,
+                (select id from audiences where event_id = $1) audience, (select id from portals where event_id = $1) portal`,
+          [big.eventId],
+        )
+      )[0]!;
+      const seedSeconds = await seedOrders(
+        url,
+        {
+          accountId: big.accountId,
+          eventId: big.eventId,
+          gaId: big.typeId,
+          goodId: extra.good,
+          donationId: extra.donation,
+          audienceId: extra.audience,
+          portalId: extra.portal,
+        },
+        ORDERS_1M,
+      );
+      const time = async (fn: () => Promise<unknown>, n = quick ? 10 : 50) => {
+        const ts: number[] = [];
+        for (let i = 0; i < n; i++) {
+          const t0 = performance.now();
+          await fn();
+          ts.push(performance.now() - t0);
+        }
+        ts.sort((x, y) => x - y);
+        return { p50: percentile(ts, 50), p99: percentile(ts, 99) };
+      };
+      const http = (p: string) => async () => {
+        const r = await fetch(`${base}/api/v1/events/big/${p}`, { headers });
+        if (!r.ok) throw new Error(`${p}: ${r.status} ${await r.text()}`);
+        await r.json();
+      };
+      const plain: Record<string, string> = {
+        income: `select count(*), sum(round(o.subtotal_cents * o.fx_rate)), sum(round(o.discount_cents * o.fx_rate)) from orders o where o.event_id = $1 and o.paid_at is not null
+                 and exists (select 1 from payments p where p.order_id = o.id and p.status = 'succeeded' and p.amount_cents > 0)`,
+        availability: `select l.kind, coalesce(l.ticket_type_id, l.good_id), sum(l.quantity) filter (where o.status = 'paid'), sum(l.quantity) filter (where o.status = 'pending')
+                       from order_lines l join orders o on o.id = l.order_id where l.event_id = $1 group by 1, 2`,
+        'report day': `select to_char(o.paid_at at time zone 'Europe/Berlin', 'YYYY-MM-DD'), count(*), sum(o.subtotal_cents) from orders o where o.event_id = $1 and o.currency = 'eur' and o.paid_at is not null group by 1`,
+        'report code': `select coalesce(nullif(o.codes_key, ''), '-'), count(*), sum(o.subtotal_cents) from orders o where o.event_id = $1 and o.currency = 'eur' and o.paid_at is not null group by 1`,
+      };
+      const cases: Array<[string, string]> = [
+        ['income', 'income?range=all'],
+        ['availability', 'availability'],
+        ['report day', 'report?group=day&range=all'],
+        ['report code', 'report?group=code&range=all'],
+      ];
+      for (const [name, p] of cases) {
+        await http(p)();
+        const admit = await time(http(p));
+        const sqlTime = await time(() => pool.query(plain[name]!, [big.eventId]));
+        add({
+          scenario: `${name} over ${fmt(ORDERS_1M)} orders`,
+          figure: 'p50 ms',
+          admit: admit.p50,
+          baseline: sqlTime.p50,
+          baselineName: 'plain SQL',
+          note: `p99 ${fmt(admit.p99)} ms vs ${fmt(sqlTime.p99)} ms; seeded in ${fmt(seedSeconds)} s`,
+        });
+      }
+    }
+
+    if (want('reads')) {
+      const bport = await freePort();
+      const eventJson = await (await fetch(`${base}/api/v1/events/flash`, { headers })).text();
+      const typesJson = await (await fetch(`${base}/api/v1/events/flash/ticket-types`, { headers })).text();
+      const bare = startProcess(
+        ['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts'), String(bport), eventJson, typesJson],
+        {},
+      );
+      try {
+        await waitFor(`http://127.0.0.1:${bport}/healthz`);
+        for (const [name, p, b] of [
+          ['GET /events/{slug}', '/api/v1/events/flash', '/event'],
+          ['GET /events/{slug}/ticket-types', '/api/v1/events/flash/ticket-types', '/types'],
+        ] as const) {
+          const admit = await autocannon({ url: `${base}${p}`, connections: 64, duration: quick ? 3 : 5, headers });
+          const bareLoad = await autocannon({ url: `http://127.0.0.1:${bport}${b}`, connections: 64, duration: quick ? 3 : 5 });
+          add({
+            scenario: name,
+            figure: 'req/s',
+            admit: admit.perSecond,
+            baseline: bareLoad.perSecond,
+            baselineName: 'bare Fastify',
+            note: `p99 ${fmt(admit.p99)} ms vs ${fmt(bareLoad.p99)} ms`,
+          });
+        }
+      } finally {
+        await stopProcess(bare);
+      }
+    }
+    await pool.end();
+    await database.close();
+  } catch (err) {
+    if (server) console.error(server.output.join('').slice(-4000));
+    throw err;
+  } finally {
+    if (server) await stopProcess(server);
+    if (!keep) await adminQuery(`drop database if exists ${dbName} with (force)`);
+  }
+
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const header = `| scenario | figure | admit | baseline | value | ratio | notes |\n|---|---|---|---|---|---|---|`;
+  const table = rows.map(
+    (r) =>
+      `| ${r.scenario} | ${r.figure} | ${fmt(r.admit, 1)} | ${r.baselineName} | ${fmt(r.baseline, 1)} | ${fmt(r.ratio, 2)}x | ${r.note ?? ''} |`,
+  );
+  console.log(`\nadmit benchmark (${quick ? 'quick' : 'full'}) on ${machine}\n`);
+  console.log([header, ...table].join('\n'));
+  fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+  fs.writeFileSync(
+    path.join(ROOT, 'bench/results/latest.json'),
+    JSON.stringify({ at: new Date().toISOString(), machine, quick, rows }, null, 2),
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
