@@ -7,6 +7,7 @@ import { formatInZone, type OrderDocument } from '../orders/order-document.ts';
 import { loadPageTheme } from '../themes/page-theme.ts';
 import { PAGE_CSS, eventHeader, ledger, receipt, ticketCards } from './order-views.ts';
 import { confirmCard, loadBySecret, notPayableMessage, paySandbox, payState, startCardPayment } from './pay-order.ts';
+import { shopRoutes } from './shop.routes.ts';
 
 const secretParams = {
   type: 'object',
@@ -52,6 +53,7 @@ async function render(
 /** The buyer's pay page and order page, reached only through their capability URLs. */
 export async function pagesRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
+  await app.register(shopRoutes);
 
   app.get<{ Params: { secret: string } }>(
     '/pay/:secret',

@@ -26,8 +26,7 @@ class RateLimiter {
   #buckets = new Map<string, Bucket>();
   constructor(private ctx: AppContext) {}
 
-  async hit(key: string): Promise<void> {
-    const limit = this.ctx.config.rateLimitPerMin;
+  async hit(key: string, limit = this.ctx.config.rateLimitPerMin): Promise<void> {
     const now = this.ctx.clock.now().getTime();
     const windowStart = now - (now % WINDOW_MS);
     let b = this.#buckets.get(key);
@@ -67,10 +66,24 @@ class RateLimiter {
 
 const limiters = new WeakMap<AppContext, RateLimiter>();
 
-export async function rateLimit(ctx: AppContext, request: FastifyRequest, principal: Principal | null): Promise<void> {
-  if (ctx.config.rateLimitPerMin <= 0) return;
+function limiterOf(ctx: AppContext): RateLimiter {
   let limiter = limiters.get(ctx);
   if (!limiter) limiters.set(ctx, (limiter = new RateLimiter(ctx)));
+  return limiter;
+}
+
+export async function rateLimit(ctx: AppContext, request: FastifyRequest, principal: Principal | null): Promise<void> {
+  if (ctx.config.rateLimitPerMin <= 0) return;
+  const limiter = limiterOf(ctx);
   if (principal) await limiter.hit(`token:${principal.tokenId}`);
   await limiter.hit(`ip:${request.ip}`);
+}
+
+/**
+ * A budget of its own for one kind of action (e.g. checkout starts per address and per event),
+ * shared by all instances like the request limits. Off when rate limiting is off.
+ */
+export async function limitAction(ctx: AppContext, key: string, perMinute: number): Promise<void> {
+  if (ctx.config.rateLimitPerMin <= 0) return;
+  await limiterOf(ctx).hit(key, perMinute);
 }

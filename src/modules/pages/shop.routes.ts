@@ -1,0 +1,136 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../platform/errors.ts';
+import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
+import { limitAction } from '../../platform/http/rate-limit.ts';
+import { loadPageTheme } from '../themes/page-theme.ts';
+import { checkout, loadShop, type Form, type ShopData } from './shop.service.ts';
+import { shopPage } from './shop.view.ts';
+
+/** Checkout starts allowed per client address and per event, per minute. */
+export const CHECKOUTS_PER_IP = 30;
+export const CHECKOUTS_PER_EVENT = 6000;
+
+const params = {
+  type: 'object',
+  required: ['account', 'event'],
+  properties: {
+    account: { type: 'string', maxLength: 100 },
+    event: { type: 'string', maxLength: 100 },
+    audience: { type: 'string', maxLength: 100 },
+    portal: { type: 'string', maxLength: 100 },
+  },
+} as const;
+const query = { type: 'object', properties: { currency: { type: 'string', maxLength: 10 } } } as const;
+const formBody = { type: 'object', additionalProperties: { type: 'string', maxLength: 5000 }, maxProperties: 400 } as const;
+const htmlResponses = {
+  200: { type: 'string' },
+  303: { type: 'null' },
+  404: { type: 'string' },
+  409: { type: 'string' },
+  422: { type: 'string' },
+  429: { type: 'string' },
+};
+
+type Params = { account: string; event: string; audience?: string; portal?: string };
+
+const FIELD_OF_CODE: Record<string, string> = {
+  invalid_code: 'code',
+  email_required: 'email',
+  invalid_items: 'items',
+  sold_out: 'items',
+};
+
+/** The buyer's shop: the event page, its audience pages and portals, and the browser checkout. */
+export async function shopRoutes(app: FastifyInstance): Promise<void> {
+  const ctx = app.ctx;
+  const via = (p: Params) => ({ ...(p.audience ? { audience: p.audience } : {}), ...(p.portal ? { portal: p.portal } : {}) });
+  const pathOf = (p: Params) =>
+    `/e/${encodeURIComponent(p.account)}/${encodeURIComponent(p.event)}${p.audience ? `/a/${encodeURIComponent(p.audience)}` : ''}${p.portal ? `/p/${encodeURIComponent(p.portal)}` : ''}`;
+
+  async function render(
+    reply: FastifyReply,
+    shop: ShopData,
+    p: Params,
+    form: Form,
+    fields: Record<string, string[]>,
+    message: string | null,
+    status = 200,
+  ) {
+    const theme = await loadPageTheme(ctx.db, shop.account.id);
+    const body = shopPage({
+      data: shop,
+      action: `${pathOf(p)}/checkout`,
+      csrf: await csrfToken(ctx, `checkout:${shop.event.id}`),
+      form,
+      fields,
+      message,
+    });
+    return reply
+      .code(status)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(theme.wrap(body.value, shop.event.name));
+  }
+
+  const show = async (request: FastifyRequest<{ Params: Params; Querystring: { currency?: string } }>, reply: FastifyReply) => {
+    const shop = await loadShop(ctx, request.params.account, request.params.event, via(request.params), request.query.currency);
+    return render(reply, shop, request.params, {}, {}, null);
+  };
+
+  const submit = async (request: FastifyRequest<{ Params: Params; Body: Form }>, reply: FastifyReply) => {
+    const form = (request.body ?? {}) as Form;
+    const shop = await loadShop(ctx, request.params.account, request.params.event, via(request.params), form.currency);
+    await verifyCsrf(ctx, request, `checkout:${shop.event.id}`, form.csrf);
+    try {
+      await limitAction(ctx, `checkout:ip:${request.ip}`, CHECKOUTS_PER_IP);
+      await limitAction(ctx, `checkout:event:${shop.event.id}`, CHECKOUTS_PER_EVENT);
+      const result = await checkout(ctx, shop, form);
+      return reply
+        .code(303)
+        .header('location', result.paid ? `/o/${result.secret}` : `/pay/${result.secret}`)
+        .send();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.kind === 'internal') throw err;
+      const fresh = await loadShop(ctx, request.params.account, request.params.event, via(request.params), form.currency);
+      const fields = err.fields ?? (FIELD_OF_CODE[err.code] ? { [FIELD_OF_CODE[err.code]!]: [err.message] } : {});
+      if (err.kind === 'rate_limited' && typeof err.extra?.retry_after === 'number')
+        void reply.header('retry-after', String(err.extra.retry_after));
+      const status = err.kind === 'conflict' ? 409 : err.kind === 'rate_limited' ? 429 : 422;
+      return render(reply, fresh, request.params, form, fields, err.fields ? null : err.message, status);
+    }
+  };
+
+  for (const suffix of ['', '/a/:audience', '/p/:portal']) {
+    const url = `/e/:account/:event${suffix}`;
+    app.get(
+      url,
+      {
+        config: { html: true },
+        schema: {
+          tags: ['pages'],
+          summary: 'Event shop page',
+          params,
+          querystring: query,
+          produces: ['text/html'],
+          response: htmlResponses,
+        },
+      },
+      show,
+    );
+    app.post(
+      `${url}/checkout`,
+      {
+        config: { html: true },
+        schema: {
+          tags: ['pages'],
+          summary: 'Start a browser checkout (form post)',
+          params,
+          body: formBody,
+          produces: ['text/html'],
+          response: htmlResponses,
+        },
+      },
+      submit,
+    );
+  }
+}

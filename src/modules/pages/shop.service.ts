@@ -1,0 +1,269 @@
+import type { AppContext } from '../../platform/context.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
+import type { Answer, ItemAnswer } from '../../platform/db/schema.ts';
+import { minorDigits } from '../../platform/money.ts';
+import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
+import { BROWSER_HOLD_MS } from '../orders/holds.ts';
+import { isEmail } from '../orders/orders.service.ts';
+import { placeOrder, salesEnd } from '../orders/place-order.ts';
+import { readAvailability } from '../orders/stock.ts';
+
+/** Where a shop page sells: the event's own page, an audience page, or a portal. */
+export interface Channel {
+  kind: 'event' | 'audience' | 'portal';
+  key: string | null;
+  audienceId: number | null;
+  portalId: number | null;
+  name: string | null;
+}
+
+export interface ShopData {
+  account: { id: number; slug: string; name: string };
+  event: EventRow;
+  channel: Channel;
+  currency: string;
+  salesOpen: boolean;
+  types: Array<{
+    id: number;
+    key: string;
+    name: string;
+    price: number | null;
+    max: number;
+    remaining: number | null;
+    requiresSession: boolean;
+    sessions: Array<{ id: number; name: string; starts_at: Date; remaining: number | null }>;
+  }>;
+  goods: Array<{ id: number; name: string; price: number | null; remaining: number | null }>;
+  donations: Array<{ id: number; name: string }>;
+  questions: Array<{ key: string; label: string; scope: 'order' | 'attendee'; required: boolean }>;
+}
+
+const LOW_STOCK = 10;
+
+export async function loadShop(
+  ctx: AppContext,
+  accountSlug: string,
+  eventSlug: string,
+  via: { audience?: string; portal?: string },
+  currency?: string,
+): Promise<ShopData> {
+  const account = await ctx.db
+    .selectFrom('accounts')
+    .select(['id', 'slug', 'name'])
+    .where('slug', '=', accountSlug)
+    .executeTakeFirst();
+  const event = account ? await findEventBySlug(ctx.db, account.id, eventSlug) : undefined;
+  if (!account || !event) throw notFound('This event does not exist');
+  const channel: Channel = { kind: 'event', key: null, audienceId: null, portalId: null, name: null };
+  if (via.audience) {
+    const a = await ctx.db
+      .selectFrom('audiences')
+      .select(['id', 'key', 'name'])
+      .where('event_id', '=', event.id)
+      .where('key', '=', via.audience)
+      .executeTakeFirst();
+    if (!a) throw notFound('This page does not exist');
+    Object.assign(channel, { kind: 'audience', key: a.key, audienceId: a.id, name: a.name });
+  }
+  if (via.portal) {
+    const p = await ctx.db
+      .selectFrom('portals')
+      .select(['id', 'key', 'name', 'audience_id'])
+      .where('event_id', '=', event.id)
+      .where('key', '=', via.portal)
+      .executeTakeFirst();
+    if (!p) throw notFound('This page does not exist');
+    Object.assign(channel, { kind: 'portal', key: p.key, portalId: p.id, audienceId: p.audience_id, name: p.name });
+  }
+  const cur = currency && event.currencies.includes(currency) ? currency : event.currency;
+  const [types, links, sessions, goods, donations, questions] = await Promise.all([
+    ctx.db
+      .selectFrom('ticket_types')
+      .selectAll()
+      .where('event_id', '=', event.id)
+      .where('archived', '=', false)
+      .where('on_sale', '=', true)
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
+    ctx.db
+      .selectFrom('session_ticket_types')
+      .select(['session_id', 'ticket_type_id'])
+      .where('account_id', '=', account.id)
+      .execute(),
+    ctx.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('event_id', '=', event.id)
+      .where('on_sale', '=', true)
+      .orderBy('starts_at')
+      .execute(),
+    ctx.db
+      .selectFrom('goods')
+      .selectAll()
+      .where('event_id', '=', event.id)
+      .where('on_sale', '=', true)
+      .orderBy('position')
+      .execute(),
+    ctx.db
+      .selectFrom('donations')
+      .select(['id', 'name'])
+      .where('event_id', '=', event.id)
+      .where('on_sale', '=', true)
+      .orderBy('position')
+      .execute(),
+    ctx.db
+      .selectFrom('questions')
+      .select(['key', 'label', 'scope', 'required'])
+      .where('event_id', '=', event.id)
+      .orderBy('position')
+      .execute(),
+  ]);
+  const visibleTypes = types.filter((t) => t.audience_id === null || t.audience_id === channel.audienceId);
+  const inventoryIds = [...visibleTypes, ...sessions, ...goods].map((x) => x.inventory_id).filter((x): x is number => x !== null);
+  const avail = await readAvailability(ctx.db, account.id, inventoryIds, ctx.clock.now());
+  const left = (inv: number | null) => (inv === null ? null : (avail.get(inv)?.remaining ?? 0));
+  const price = (x: { price_cents: number; prices: Record<string, number> }) =>
+    cur === event.currency ? x.price_cents : (x.prices[cur] ?? null);
+  return {
+    account,
+    event,
+    channel,
+    currency: cur,
+    salesOpen: ctx.clock.now().getTime() < salesEnd(event).getTime(),
+    types: visibleTypes.map((t) => ({
+      id: t.id,
+      key: t.key,
+      name: t.name,
+      price: price(t),
+      max: Math.min(t.max_per_order ?? 20, left(t.inventory_id) ?? 20),
+      remaining: left(t.inventory_id),
+      requiresSession: t.requires_session,
+      sessions: sessions
+        .filter((s) => links.some((l) => l.session_id === s.id && l.ticket_type_id === t.id))
+        .map((s) => ({ id: s.id, name: s.name, starts_at: s.starts_at, remaining: left(s.inventory_id) })),
+    })),
+    goods: goods.map((g) => ({ id: g.id, name: g.name, price: price(g), remaining: left(g.inventory_id) })),
+    donations,
+    questions,
+  };
+}
+
+export function lowStock(remaining: number | null): boolean {
+  return remaining !== null && remaining <= LOW_STOCK;
+}
+
+/** "12.50" in the currency's minor digits -> 1250; null when not a plain non-negative amount. */
+export function parseAmount(text: string, currency: string): number | null {
+  const digits = minorDigits(currency);
+  const m = /^\s*(\d{1,9})(?:[.,](\d+))?\s*$/.exec(text);
+  if (!m) return null;
+  const frac = m[2] ?? '';
+  if (frac.length > digits) return null;
+  return Number(m[1]) * 10 ** digits + Number((frac + '0'.repeat(digits)).slice(0, digits) || '0');
+}
+
+export type Form = Record<string, string | undefined>;
+
+export interface CheckoutResult {
+  secret: string;
+  paid: boolean;
+}
+
+/**
+ * A browser checkout: the form is read into the same pipeline the machine API uses (one code path
+ * for pricing, caps and stock), plus what only a browser has: currency, codes, donations, session
+ * choice, questions. Field problems come back as `fields` for the page to show inline.
+ */
+export async function checkout(ctx: AppContext, shop: ShopData, form: Form): Promise<CheckoutResult> {
+  const fields: Record<string, string[]> = {};
+  const bad = (k: string, m: string) => (fields[k] ??= []).push(m);
+  const items = [];
+  for (const t of shop.types) {
+    const raw = (form[`qty_${t.id}`] ?? '').trim();
+    if (raw === '' || raw === '0') continue;
+    const q = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isInteger(q) || q < 0) {
+      bad(`qty_${t.id}`, 'Enter a whole number');
+      continue;
+    }
+    const item: { ticket_type_id: number; quantity: number; session_id?: number } = { ticket_type_id: t.id, quantity: q };
+    if (t.requiresSession) {
+      const s = Number(form[`session_${t.id}`]);
+      if (!t.sessions.some((x) => x.id === s)) bad(`session_${t.id}`, 'Choose a session');
+      else item.session_id = s;
+    }
+    items.push(item);
+  }
+  const goods = [];
+  for (const g of shop.goods) {
+    const raw = (form[`good_${g.id}`] ?? '').trim();
+    if (raw === '' || raw === '0') continue;
+    if (!/^\d{1,4}$/.test(raw)) bad(`good_${g.id}`, 'Enter a whole number');
+    else goods.push({ good_id: g.id, quantity: Number(raw) });
+  }
+  const donations = [];
+  for (const d of shop.donations) {
+    const raw = (form[`donation_${d.id}`] ?? '').trim();
+    if (raw === '') continue;
+    const amount = parseAmount(raw, shop.currency);
+    if (amount === null) bad(`donation_${d.id}`, 'Enter an amount such as 10 or 12.50');
+    else if (amount > 0) donations.push({ donation_id: d.id, amount_cents: amount });
+  }
+  const email = (form.email ?? '').trim();
+  const name = (form.name ?? '').trim();
+  if (!name) bad('name', 'Enter your name');
+  if (!email) bad('email', 'Enter your email address: the tickets are sent there');
+  else if (!isEmail(email)) bad('email', 'This is not an email address');
+  if (items.length + goods.length + donations.length === 0) bad('items', 'Choose at least one ticket');
+  const answers: Answer[] = [];
+  const itemAnswers: ItemAnswer[] = [];
+  for (const q of shop.questions) {
+    if (q.scope === 'order') {
+      const v = (form[`q_${q.key}`] ?? '').trim().slice(0, 2000);
+      if (!v && q.required) bad(`q_${q.key}`, 'Please answer this question');
+      if (v) answers.push({ question: q.label, answer: v });
+      continue;
+    }
+    for (const item of items) {
+      for (let n = 1; n <= item.quantity; n++) {
+        const key = `a_${item.ticket_type_id}_${n}_${q.key}`;
+        const v = (form[key] ?? '').trim().slice(0, 2000);
+        if (!v && q.required) bad(key, 'Please answer this question');
+        if (!v) continue;
+        let entry = itemAnswers.find((x) => x.ticket_type_id === item.ticket_type_id && x.position === n);
+        if (!entry) itemAnswers.push((entry = { ticket_type_id: item.ticket_type_id, position: n, answers: [] }));
+        entry.answers.push({ question: q.label, answer: v });
+      }
+    }
+  }
+  if (Object.keys(fields).length)
+    throw new AppError('unprocessable', 'invalid_form', 'Please check the highlighted fields', { fields });
+  const codes = (form.code ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .slice(0, 5);
+  const placed = await placeOrder(ctx, {
+    accountId: shop.account.id,
+    event: shop.event,
+    items,
+    goods,
+    donations,
+    email,
+    name,
+    channel: 'web',
+    currency: shop.currency,
+    audienceId: shop.channel.audienceId,
+    portalId: shop.channel.portalId,
+    codes,
+    answers,
+    itemAnswers,
+    holdMs: BROWSER_HOLD_MS,
+  });
+  const row = await ctx.db
+    .selectFrom('orders')
+    .select(['access_secret', 'status'])
+    .where('id', '=', placed.orderId)
+    .executeTakeFirstOrThrow();
+  return { secret: row.access_secret, paid: row.status === 'paid' };
+}

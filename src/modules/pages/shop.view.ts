@@ -1,0 +1,216 @@
+import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
+import { formatMoney } from '../../platform/money.ts';
+import { sessionName } from '../reports/availability.ts';
+import { formatInZone } from '../orders/order-document.ts';
+import { lowStock, type Form, type ShopData } from './shop.service.ts';
+
+const SHOP_CSS = raw(`<style>
+.admit-shop fieldset{border:1px solid var(--admit-text-color-muted);border-radius:var(--admit-card-radius);margin:1rem 0;padding:.75rem 1rem}
+.admit-shop legend{font-weight:600;padding:0 .25rem}
+.admit-item{display:grid;grid-template-columns:1fr auto;gap:.25rem .75rem;align-items:center;padding:.5rem 0;border-bottom:1px solid color-mix(in srgb,var(--admit-text-color-muted) 35%,transparent)}
+.admit-item:last-child{border-bottom:0}
+.admit-item input[type=number]{width:4.5rem}
+.admit-shop label{display:block}
+.admit-shop input,.admit-shop select{font:inherit;padding:.45rem;border:1px solid var(--admit-text-color-muted);border-radius:6px;background:var(--admit-text-background-color);color:var(--admit-text-color);max-width:100%}
+.admit-shop .field{margin:.6rem 0}
+.admit-shop .field input[type=text],.admit-shop .field input[type=email]{width:100%;box-sizing:border-box}
+.admit-error{color:#b00020;font-weight:600}
+[aria-invalid=true]{border-color:#b00020!important;outline:2px solid #b00020}
+.admit-errors{border:2px solid #b00020;border-radius:var(--admit-card-radius);padding:.5rem 1rem}
+.admit-soldout{font-weight:600}
+</style>`);
+
+export interface ShopView {
+  data: ShopData;
+  action: string;
+  csrf: string;
+  form: Form;
+  fields: Record<string, string[]>;
+  message: string | null;
+}
+
+function err(v: ShopView, key: string): SafeHtml {
+  const m = v.fields[key];
+  return m ? html`<span class="admit-error" id="err-${key}">${m.join(' ')}</span>` : html``;
+}
+
+function attrs(v: ShopView, key: string): SafeHtml {
+  return v.fields[key] ? raw(` aria-invalid="true" aria-describedby="err-${key}"`) : raw('');
+}
+
+/** The event page: works without JavaScript; every organiser- and buyer-supplied string is escaped. */
+export function shopPage(v: ShopView): SafeHtml {
+  const { data } = v;
+  const { event } = data;
+  const money = (n: number | null) =>
+    n === null ? 'not sold in this currency' : n === 0 ? 'Free' : formatMoney(n, data.currency);
+  const val = (k: string) => v.form[k] ?? '';
+  const errorList = Object.entries(v.fields);
+  return html`${SHOP_CSS}
+    <h1>${event.name}</h1>
+    <p class="muted">
+      ${formatInZone(event.starts_at, event.timezone)}${event.venue ? html` · ${event.venue}` : ''}${data.channel.name ? html` · ${data.channel.name}` : ''}
+    </p>
+    ${
+      v.message || errorList.length
+        ? html`<div class="admit-errors" role="alert" tabindex="-1" id="errors">
+            <p><strong>${v.message ?? 'Please check the highlighted fields.'}</strong></p>
+            ${
+              errorList.length
+                ? html`<ul>
+                    ${errorList.map(([k, m]) => html`<li><a href="#f-${k}">${m.join(' ')}</a></li>`)}
+                  </ul>`
+                : ''
+            }
+          </div>`
+        : ''
+    }
+    ${
+      !data.salesOpen
+        ? html`<p class="admit-status" role="status">Sales for this event have ended.</p>`
+        : html` <form class="admit-shop" method="post" action="${v.action}" novalidate>
+            <input type="hidden" name="csrf" value="${v.csrf}" />
+            ${
+              event.currencies.length > 1
+                ? html`<div class="field">
+                    <label for="f-currency">Currency</label>
+                    <select id="f-currency" name="currency">
+                      ${event.currencies.map((c) => html`<option value="${c}" ${c === data.currency ? raw(' selected') : ''}>${c.toUpperCase()}</option>`)}
+                    </select>
+                    <noscript
+                      ><small class="muted"
+                        >Prices below are in ${data.currency.toUpperCase()}; change the currency with ?currency= in the
+                        address.</small
+                      ></noscript
+                    >
+                  </div>`
+                : html`<input type="hidden" name="currency" value="${data.currency}" />`
+            }
+            <fieldset id="f-items">
+              <legend>Tickets</legend>
+              ${err(v, 'items')}
+              ${data.types.map((t) => {
+                const soldOut = t.remaining === 0 || t.max <= 0;
+                return html`<div class="admit-item">
+                  <div>
+                    <label for="f-qty_${t.id}">${t.name}</label
+                    ><small class="muted"
+                      >${money(t.price)}${lowStock(t.remaining) && !soldOut ? html` · only ${t.remaining} left` : ''}</small
+                    >${err(v, `qty_${t.id}`)}
+                    ${
+                      t.requiresSession && !soldOut
+                        ? html`<label for="f-session_${t.id}">Session for ${t.name}</label
+                            ><select id="f-session_${t.id}" name="session_${t.id}" ${attrs(v, `session_${t.id}`)}>
+                              <option value="">Choose…</option>
+                              ${t.sessions.map((s) => html`<option value="${s.id}" ${val(`session_${t.id}`) === String(s.id) ? raw(' selected') : ''}${s.remaining === 0 ? raw(' disabled') : ''}>${s.name || sessionName(new Date(s.starts_at), null, event.timezone)}${s.remaining === 0 ? ' (sold out)' : ''}</option>`)}</select
+                            >${err(v, `session_${t.id}`)}`
+                        : ''
+                    }
+                  </div>
+                  <div>
+                    ${soldOut || t.price === null ? html`<span class="admit-soldout">${soldOut ? 'Sold out' : 'Unavailable'}</span>` : html`<input type="number" inputmode="numeric" min="0" max="${t.max}" id="f-qty_${t.id}" name="qty_${t.id}" value="${val(`qty_${t.id}`) || '0'}" ${attrs(v, `qty_${t.id}`)} />`}
+                  </div>
+                </div>`;
+              })}
+            </fieldset>
+            ${
+              data.goods.length
+                ? html`<fieldset>
+                    <legend>Extras</legend>
+                    ${data.goods.map((g) => {
+                      const soldOut = g.remaining === 0;
+                      return html`<div class="admit-item">
+                        <div>
+                          <label for="f-good_${g.id}">${g.name}</label
+                          ><small class="muted"
+                            >${money(g.price)}${lowStock(g.remaining) && !soldOut ? html` · only ${g.remaining} left` : ''}</small
+                          >${err(v, `good_${g.id}`)}
+                        </div>
+                        <div>
+                          ${soldOut || g.price === null ? html`<span class="admit-soldout">${soldOut ? 'Sold out' : 'Unavailable'}</span>` : html`<input type="number" inputmode="numeric" min="0" max="${Math.min(20, g.remaining ?? 20)}" id="f-good_${g.id}" name="good_${g.id}" value="${val(`good_${g.id}`) || '0'}" ${attrs(v, `good_${g.id}`)} />`}
+                        </div>
+                      </div>`;
+                    })}
+                  </fieldset>`
+                : ''
+            }
+            ${
+              data.donations.length
+                ? html`<fieldset>
+                    <legend>Donations</legend>
+                    ${data.donations.map((d) => html`<div class="field"><label for="f-donation_${d.id}">${d.name} (${data.currency.toUpperCase()}, any amount)</label><input type="text" inputmode="decimal" id="f-donation_${d.id}" name="donation_${d.id}" value="${val(`donation_${d.id}`)}" ${attrs(v, `donation_${d.id}`)} />${err(v, `donation_${d.id}`)}</div>`)}
+                  </fieldset>`
+                : ''
+            }
+            <fieldset>
+              <legend>Your details</legend>
+              <div class="field">
+                <label for="f-name">Name</label
+                ><input
+                  type="text"
+                  id="f-name"
+                  name="name"
+                  autocomplete="name"
+                  required
+                  value="${val('name')}"
+                  ${attrs(v, 'name')}
+                />${err(v, 'name')}
+              </div>
+              <div class="field">
+                <label for="f-email">Email</label
+                ><input
+                  type="email"
+                  id="f-email"
+                  name="email"
+                  autocomplete="email"
+                  required
+                  value="${val('email')}"
+                  ${attrs(v, 'email')}
+                />${err(v, 'email')}
+              </div>
+              ${data.questions.filter((q) => q.scope === 'order').map((q) => html`<div class="field"><label for="f-q_${q.key}">${q.label}${q.required ? ' (required)' : ''}</label><input type="text" id="f-q_${q.key}" name="q_${q.key}" value="${val(`q_${q.key}`)}" ${attrs(v, `q_${q.key}`)} />${err(v, `q_${q.key}`)}</div>`)}
+              ${attendeeQuestions(v)}
+              <div class="field">
+                <label for="f-code">Discount code (optional)</label
+                ><input
+                  type="text"
+                  id="f-code"
+                  name="code"
+                  autocomplete="off"
+                  value="${val('code')}"
+                  ${attrs(v, 'code')}
+                />${err(v, 'code')}
+              </div>
+            </fieldset>
+            <p class="muted">Your tickets are reserved for 35 minutes while you pay.</p>
+            <button type="submit">Continue to payment</button>
+          </form>`
+    }`;
+}
+
+/** Per-attendee questions: one block per ticket already chosen (after a first submit). */
+function attendeeQuestions(v: ShopView): SafeHtml {
+  const qs = v.data.questions.filter((q) => q.scope === 'attendee');
+  if (!qs.length) return html``;
+  const blocks: SafeHtml[] = [];
+  for (const t of v.data.types) {
+    const n = Math.min(20, Number(v.form[`qty_${t.id}`] ?? 0) || 0);
+    for (let i = 1; i <= n; i++) {
+      blocks.push(
+        html`<fieldset>
+          <legend>${t.name}, ticket ${i}</legend>
+          ${qs.map((q) => {
+            const key = `a_${t.id}_${i}_${q.key}`;
+            return html`<div class="field">
+              <label for="f-${key}">${q.label}${q.required ? ' (required)' : ''}</label
+              ><input type="text" id="f-${key}" name="${key}" value="${v.form[key] ?? ''}" ${attrs(v, key)} />${err(v, key)}
+            </div>`;
+          })}
+        </fieldset>`,
+      );
+    }
+  }
+  return blocks.length
+    ? html`${blocks}`
+    : html`<p class="muted">Questions for each ticket holder follow once you have chosen tickets.</p>`;
+}
