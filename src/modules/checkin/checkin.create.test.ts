@@ -157,6 +157,36 @@ describe('POST .../tickets/{qr}/checkins', () => {
     expect(page2.meta.pagination).toEqual({ page: 2, items: 2, pages: 2, count: 3 });
   });
 
+  it('an empty JSON body means the defaults; a malformed one is 400 bad_request', async () => {
+    const res = await t.call(acct.tokens.all, {
+      method: 'POST',
+      url: ticketUrl('vipdoor', await qr('GRP2-3')),
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(200);
+    await t.ctx.db.deleteFrom('checkins').where('id', '=', res.json().id).execute();
+    await t.ctx.db
+      .updateTable('checkin_lists')
+      .set((eb) => ({ checked_in_count: eb('checked_in_count', '-', 1) }))
+      .where('id', '=', ids.vipdoor!)
+      .execute();
+    const bad = await t.call(acct.tokens.all, {
+      method: 'POST',
+      url: ticketUrl('vipdoor', await qr('GRP2-3')),
+      headers: { 'content-type': 'application/json' },
+      payload: '{"qr_code_scanned":',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('bad_request');
+    const wrongType = await t.call(acct.tokens.all, {
+      method: 'POST',
+      url: ticketUrl('vipdoor', await qr('GRP2-3')),
+      payload: { online: [1] },
+    });
+    expect(wrongType.statusCode).toBe(400);
+  });
+
   it('422 not_checkable for a voided ticket, a type not on the list, another event; 404 unknown token', async () => {
     const voided = await t.call(acct.tokens.all, { method: 'POST', url: ticketUrl('main', await qr('VOID-1')) });
     expect(voided.statusCode).toBe(422);
