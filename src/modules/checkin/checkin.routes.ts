@@ -11,6 +11,7 @@ import {
   getCheckinLists,
   getCheckins,
 } from './checkin.service.ts';
+import { emptyJsonIsNoBody } from './lenient-json.ts';
 import { paginationMetaSchema, pagingQuerySchema } from './paging.ts';
 
 const listSchema = {
@@ -66,14 +67,7 @@ const resp = (ok: Record<string, unknown>, ...errors: number[]) => ({ 200: ok, .
 
 export async function checkinRoutes(app: FastifyInstance): Promise<void> {
   app.addSchema(listSchema);
-  // Scanning apps often send `Content-Type: application/json` with no body: read that as no
-  // body (defaults apply) instead of refusing it. Non-empty bodies use Fastify's safe parser.
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (String(body).trim() === '') return done(null, undefined);
-    return json(request, body as string, done);
-  });
+  emptyJsonIsNoBody(app);
   const base = '/:account/:event/checkin_lists';
 
   app.get(base, {

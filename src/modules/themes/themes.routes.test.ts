@@ -118,7 +118,11 @@ describe('themes round trip', () => {
       meta: { lookup_mode: 'test', pagination: { page: 1, items: 50, pages: 1, count: 2 } },
     });
 
-    const del = await call(acct.tokens.all, 'DELETE', `/${theme.id}`);
+    const del = await t.call(acct.tokens.all, {
+      method: 'DELETE',
+      url: url(`/${theme.id}`),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
     expect((await call(acct.tokens.all, 'GET', `/${theme.id}`)).statusCode).toBe(404);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/http/routes.ts';
 import { errorResponses, timestamp } from '../../platform/http/schemas.ts';
+import { emptyJsonIsNoBody } from '../checkin/lenient-json.ts';
 import { paginationMetaSchema, pagingQuerySchema } from '../checkin/paging.ts';
 import { CALCULATED_KEYS, COLOR_KEYS, SETTABLE_KEYS } from './theme-settings.ts';
 import {
@@ -174,6 +175,7 @@ const optionsSchema = {
 
 export async function themesRoutes(app: FastifyInstance): Promise<void> {
   app.addSchema(themeSchema);
+  emptyJsonIsNoBody(app);
 
   app.get('/:account/themes', {
     schema: {
