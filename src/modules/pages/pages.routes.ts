@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
-import { html, type SafeHtml } from '../../platform/http/html.ts';
+import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { PAGE_CSP } from '../../platform/http/security-headers.ts';
 import { formatMoney } from '../../platform/money.ts';
 import { formatInZone, type OrderDocument } from '../orders/order-document.ts';
@@ -8,6 +8,11 @@ import { loadPageTheme } from '../themes/page-theme.ts';
 import { PAGE_CSS, eventHeader, ledger, receipt, ticketCards } from './order-views.ts';
 import { confirmCard, loadBySecret, notPayableMessage, paySandbox, payState, startCardPayment } from './pay-order.ts';
 import { shopRoutes } from './shop.routes.ts';
+
+/** Progressive enhancement: the hold counts down when scripts run; the page works without. */
+const COUNTDOWN =
+  raw(`<script>(()=>{const el=document.querySelector('[data-countdown]');if(!el)return;const end=Date.parse(el.dataset.countdown);
+const tick=()=>{const s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>3600?'':s===0?'Time is up.':Math.floor(s/60)+':'+String(s%60).padStart(2,'0')+' left.';if(s>0&&s<=3600)setTimeout(tick,1000)};tick()})()</script>`);
 
 const secretParams = {
   type: 'object',
@@ -135,7 +140,17 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     const sandbox = order.payments_mode === 'sandbox' || order.payments_provider === 'sandbox';
     return html`${eventHeader(doc)}
       <p>Order <strong>${order.ref}</strong>${order.name ? html` for ${order.name}` : ''}.</p>
-      ${order.expires_at ? html`<p class="admit-status" role="status">Your tickets are reserved until <time datetime="${new Date(order.expires_at).toISOString()}">${formatInZone(order.expires_at, order.timezone)}</time>.</p>` : ''}
+      ${
+        order.expires_at
+          ? html`<p class="admit-status" role="status">
+                Your tickets are reserved until
+                <time datetime="${new Date(order.expires_at).toISOString()}"
+                  >${formatInZone(order.expires_at, order.timezone)}</time
+                >. <strong data-countdown="${new Date(order.expires_at).toISOString()}"></strong>
+              </p>
+              ${COUNTDOWN}`
+          : ''
+      }
       ${receipt(doc)}
       <form method="post" action="/pay/${order.access_secret}">
         <input type="hidden" name="csrf" value="${await csrfToken(ctx, `pay:${order.id}`)}" />

@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createTestApp, type TestApp } from '../app.ts';
+import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
+
+/** A person buying on the event page, an audience page and a portal, in Debian's Chromium. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results/screenshots');
+
+let t: TestApp;
+let browser: Browser;
+let base: string;
+let a: Awaited<ReturnType<typeof seedAccount>>;
+
+beforeAll(async () => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  base = `http://127.0.0.1:${port}`;
+  t = await createTestApp({ config: { baseUrl: base } });
+  a = await seedAccount(
+    t.ctx,
+    makeAccountFile({
+      themes: [{ name: 'Lantern', is_default: true, settings: { accent_color: '#b4461b' } }],
+      events: [
+        makeEvent({
+          slug: 'fest',
+          name: 'Harbour Fest',
+          ticket_types: [
+            { key: 'ga', name: 'General admission', price: 2500, capacity: 50, max_per_order: 6, tax_rate_bp: 700 },
+            { key: 'gone', name: 'Front row', price: 6000, capacity: 0 },
+            { key: 'crew', name: 'Crew pass', price: 1000, audience: 'crew' },
+          ],
+          goods: [{ key: 'tote', name: 'Tote bag', price: 1200, capacity: 20 }],
+          audiences: [{ key: 'crew', name: 'Crew' }],
+          portals: [{ key: 'uni', name: 'University box office' }],
+          discount_codes: [{ code: 'FRIENDS', percent_off: 10 }],
+        }),
+      ],
+    }),
+  );
+  const ev = await t.ctx.db
+    .selectFrom('events')
+    .select(['id', 'account_id'])
+    .where('slug', '=', 'fest')
+    .executeTakeFirstOrThrow();
+  await t.ctx.db
+    .insertInto('questions')
+    .values({
+      account_id: ev.account_id,
+      event_id: ev.id,
+      key: 'source',
+      label: 'How did you hear about us?',
+      scope: 'order',
+      required: true,
+    })
+    .execute();
+  await t.app.listen({ port, host: '127.0.0.1' });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function buy(page: Page, pagePath: string, ticket: string, shot: string, extra?: (p: Page) => Promise<void>) {
+  await page.goto(`${base}${pagePath}`);
+  await extra?.(page);
+  await page.getByLabel(ticket, { exact: true }).fill('2');
+  await page.getByLabel('Name').fill('Ada Lovelace');
+  await page.getByLabel('Email').fill('ada@example.org');
+  await page.getByLabel('How did you hear about us? (required)').fill('A friend');
+  await page.screenshot({ path: `${SHOTS}/${shot}-form.png`, fullPage: true });
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.waitForURL(/\/pay\//);
+  await page.getByRole('button', { name: /Pay/ }).click();
+  await page.waitForURL(/\/o\//);
+  await page.screenshot({ path: `${SHOTS}/${shot}-tickets.png`, fullPage: true });
+  return page.url();
+}
+
+async function apiOrder(orderUrl: string) {
+  const secret = orderUrl.split('/').pop()!;
+  const { ref } = await t.ctx.db.selectFrom('orders').select('ref').where('access_secret', '=', secret).executeTakeFirstOrThrow();
+  return (await t.call(a.tokens.all, { method: 'GET', url: `/api/v1/orders/${ref}` })).json();
+}
+
+describe('a person buying', () => {
+  it('chooses tickets and a good, applies a code, answers, pays in the sandbox and sees the tickets', async () => {
+    const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+    await page.goto(`${base}/e/${a.slug}/fest`);
+    // a sold-out type has no quantity field at all
+    expect(await page.getByLabel('Front row', { exact: true }).count()).toBe(0);
+    expect(await page.getByText('Sold out').count()).toBeGreaterThan(0);
+    const url = await buy(page, `/e/${a.slug}/fest`, 'General admission', 'shop', async (p) => {
+      await p.getByLabel('Tote bag').fill('1');
+      await p.getByLabel('Discount code (optional)').fill('FRIENDS');
+    });
+    expect(await page.locator('.admit-ticket svg').count()).toBe(2);
+    const o = await apiOrder(url);
+    expect(o).toMatchObject({
+      status: 'paid',
+      audience: null,
+      portal: null,
+      discounts: [{ code: 'FRIENDS', amount_cents: 620 }],
+      answers: [{ question: 'How did you hear about us?', answer: 'A friend' }],
+    });
+    expect(o.lines.map((l: { name: string; quantity: number }) => [l.name, l.quantity])).toEqual([
+      ['General admission', 2],
+      ['Tote bag', 1],
+    ]);
+    await page.close();
+  });
+
+  it('buys through an audience page and a portal, which the orders record', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const crew = await apiOrder(await buy(page, `/e/${a.slug}/fest/a/crew`, 'Crew pass', 'audience'));
+    expect(crew).toMatchObject({ audience: 'crew', portal: null });
+    const uni = await apiOrder(await buy(page, `/e/${a.slug}/fest/p/uni`, 'General admission', 'portal'));
+    expect(uni).toMatchObject({ audience: null, portal: 'uni' });
+    const avail = (await t.call(a.tokens.all, { method: 'GET', url: '/api/v1/events/fest/availability' })).json();
+    expect(avail.rows[0]).toMatchObject({ name: 'General admission', via_portals: 2, portals: [{ portal: 'uni', units: 2 }] });
+    await page.close();
+  });
+});
