@@ -154,7 +154,16 @@ export async function fetchImage(raw: string, limits: FetchLimits = DEFAULT_LIMI
   const timer = setTimeout(() => controller.abort(), limits.timeoutMs);
   try {
     for (let hop = 0; ; hop++) {
-      const vetted = await vetHost(url.hostname);
+      // DNS lookups cannot be aborted; race them against the same deadline.
+      const vetted = await Promise.race([
+        vetHost(url.hostname),
+        new Promise<never>((_, reject) => {
+          if (controller.signal.aborted) reject(new ImageFetchError('the image server did not answer in time'));
+          controller.signal.addEventListener('abort', () =>
+            reject(new ImageFetchError('the image server did not answer in time')),
+          );
+        }),
+      ]);
       if (controller.signal.aborted) throw new ImageFetchError('the image server did not answer in time');
       const res = await requestOnce(url, vetted, limits, controller.signal);
       if (res.location !== undefined) {
