@@ -11,7 +11,7 @@ export interface FakeStripe {
   calls: Array<{ method: string; path: string; body: Record<string, string>; idempotencyKey: string | undefined }>;
   intents: Map<string, { id: string; amount: number; currency: string; status: string; fee: number | null; feeCurrency: string }>;
   refunds: Map<string, { id: string; payment_intent: string; amount: number }>;
-  fail: { refunds: boolean; intents: boolean; cancel: boolean };
+  fail: { refunds: boolean; refundsDeclined: boolean; intents: boolean; cancel: boolean };
   succeed(intentId: string): void;
   close(): Promise<void>;
 }
@@ -24,7 +24,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     calls: [],
     intents: new Map(),
     refunds: new Map(),
-    fail: { refunds: false, intents: false, cancel: false },
+    fail: { refunds: false, refundsDeclined: false, intents: false, cancel: false },
     succeed(id) {
       const pi = fake.intents.get(id);
       if (pi) pi.status = 'succeeded';
@@ -103,6 +103,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       }
       if (url.pathname === '/v1/refunds' && req.method === 'POST') {
         if (fake.fail.refunds) return err(500, 'refunds down');
+        if (fake.fail.refundsDeclined) return err(402, 'charge already disputed');
         const id = `re_fake_${++n}`;
         fake.refunds.set(id, { id, payment_intent: body.payment_intent ?? '', amount: Number(body.amount) });
         return send(200, {

@@ -45,7 +45,19 @@ export interface PaymentProvider {
   voidPayment(ref: string): Promise<'voided' | 'unknown'>;
 }
 
-export class ProviderError extends Error {}
+/**
+ * A provider call that failed. `definite`: the provider answered and refused (a 4xx: nothing
+ * happened). Otherwise the outcome is unknown (timeout, dropped connection, 5xx): the operation
+ * may have happened, so it must be retried with the same idempotency key, never abandoned.
+ */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly definite: boolean,
+  ) {
+    super(message);
+  }
+}
 
 export const sandboxProvider: PaymentProvider = {
   name: 'sandbox',
@@ -94,7 +106,9 @@ export function stripeProvider(apiKey: string, apiBase: string | null): PaymentP
     try {
       return await fn();
     } catch (err) {
-      throw new ProviderError(`stripe ${what} failed: ${(err as Error).message}`);
+      const status = (err as { statusCode?: number }).statusCode;
+      const definite = typeof status === 'number' && status >= 400 && status < 500;
+      throw new ProviderError(`stripe ${what} failed: ${(err as Error).message}`, definite);
     }
   };
   const toPayment = (pi: Stripe.PaymentIntent): ProviderPayment => ({

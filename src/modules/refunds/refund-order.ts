@@ -69,11 +69,26 @@ export async function refundOrder(ctx: AppContext, order: RefundTarget): Promise
           .executeTakeFirstOrThrow();
         if (o.status === 'refunded') return { kind: 'already' } as Intent;
         const inFlight = await trx
-          .selectFrom('refunds')
-          .select('id')
-          .where('order_id', '=', order.id)
-          .where('status', '=', 'pending')
+          .selectFrom('refunds as r')
+          .leftJoin('payments as p', 'p.id', 'r.payment_id')
+          .select(['r.id', 'r.error', 'r.amount_cents', 'p.provider', 'p.provider_ref'])
+          .where('r.order_id', '=', order.id)
+          .where('r.status', '=', 'pending')
           .executeTakeFirst();
+        if (inFlight?.error && inFlight.provider_ref) {
+          // An earlier attempt ended with an unknown outcome: finish it with the same idempotency key.
+          const account = await accountOf(trx, order.account_id);
+          const provider =
+            inFlight.provider === 'sandbox' ? providerFor({ ...account, payments_mode: 'sandbox' }) : providerFor(account);
+          if (!provider) throw paymentsUnavailable();
+          return {
+            kind: 'go',
+            refundId: inFlight.id,
+            amount: inFlight.amount_cents,
+            paymentRef: inFlight.provider_ref,
+            provider,
+          } as Intent;
+        }
         if (inFlight) return { kind: 'wait' } as Intent;
         if (o.status !== 'paid') throw notRefundable(`Only a paid order can be refunded; this one is ${o.status}`);
         const payment = await refundablePayment(trx, order.id);
@@ -137,12 +152,19 @@ export async function completeRefund(
     });
   } catch (err) {
     const message = err instanceof ProviderError ? err.message : 'provider unreachable';
-    await ctx.db
-      .updateTable('refunds')
-      .set({ status: 'failed', error: message, completed_at: ctx.clock.now() })
-      .where('id', '=', refundId)
-      .where('status', '=', 'pending')
-      .execute();
+    if (err instanceof ProviderError && err.definite) {
+      await ctx.db
+        .updateTable('refunds')
+        .set({ status: 'failed', error: message, completed_at: ctx.clock.now() })
+        .where('id', '=', refundId)
+        .where('status', '=', 'pending')
+        .execute();
+    } else {
+      // Unknown outcome (timeout, dropped connection, 5xx): the provider may have refunded. The row
+      // stays pending, blocking a second refund of this order, and the reconciler retries with the
+      // same idempotency key, so the provider answers with the refund it made, if it made one.
+      await ctx.db.updateTable('refunds').set({ error: message }).where('id', '=', refundId).execute();
+    }
     throw refundFailed(message);
   }
   if (outcome.status === 'failed') {

@@ -197,27 +197,64 @@ describe('POST /orders/{ref}/refund (sandbox)', () => {
 });
 
 describe('POST /orders/{ref}/refund (Stripe)', () => {
-  it('a provider failure is 502 refund_failed and nothing is recorded as refunded', async () => {
+  it('a declined refund is 502 refund_failed, recorded as failed, and the order is untouched', async () => {
+    stripe.fail.refundsDeclined = true;
+    const res = await refund(card.tokens.refund, 'CARD-2');
+    stripe.fail.refundsDeclined = false;
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error.code).toBe('refund_failed');
+    const s = await state('CARD-2');
+    expect(s).toMatchObject({ status: 'paid', refunded_cents: 0, tickets: ['valid', 'valid'] });
+    expect(s.refunds.map((r) => r.status)).toEqual(['failed']);
+  });
+
+  it('a provider outage is 502 with nothing refunded; the retry finishes the same refund, never a second one', async () => {
     stripe.fail.refunds = true;
     const res = await refund(card.tokens.refund, 'CARD-1');
     stripe.fail.refunds = false;
     expect(res.statusCode).toBe(502);
     expect(res.json().error.code).toBe('refund_failed');
-    const s = await state('CARD-1');
+    let s = await state('CARD-1');
     expect(s).toMatchObject({ status: 'paid', refunded_cents: 0, tickets: ['valid', 'valid'] });
-    expect(s.refunds.map((r) => r.status)).toEqual(['failed']);
+    expect(s.refunds.map((r) => r.status)).toEqual(['pending']);
+    const retry = await refund(card.tokens.refund, 'CARD-1');
+    expect(retry.json()).toEqual({ refunded_cents: 5000 });
+    const calls = stripe.calls.filter((c) => c.path === '/v1/refunds' && c.body.payment_intent === 'pi_CARD-1');
+    expect(calls.length).toBe(2);
+    expect(calls[0]!.idempotencyKey).toBe(calls[1]!.idempotencyKey);
+    expect(calls[1]!.idempotencyKey).toMatch(/^admit-refund-\d+$/);
+    expect(calls[1]!.body).toMatchObject({ payment_intent: 'pi_CARD-1', amount: '5000' });
+    s = await state('CARD-1');
+    expect(s.refunds.map((r) => [r.status, r.simulated])).toEqual([['succeeded', false]]);
+    expect([...stripe.refunds.values()].filter((r) => r.payment_intent === 'pi_CARD-1').length).toBe(1);
   });
 
-  it('refunds through Stripe with an idempotency key', async () => {
-    const res = await refund(card.tokens.refund, 'CARD-1');
-    expect(res.json()).toEqual({ refunded_cents: 5000 });
-    const call = stripe.calls.filter((c) => c.path === '/v1/refunds').at(-1)!;
-    expect(call.body).toMatchObject({ payment_intent: 'pi_CARD-1', amount: '5000' });
-    expect(call.idempotencyKey).toMatch(/^admit-refund-\d+$/);
-    expect((await state('CARD-1')).refunds.map((r) => [r.status, r.simulated])).toEqual([
-      ['failed', false],
-      ['succeeded', false],
-    ]);
+  it('the reconciler finishes a refund left pending by a crash, with the same key', async () => {
+    const o = await t.ctx.db
+      .selectFrom('orders')
+      .select(['id', 'account_id'])
+      .where('ref', '=', 'CARD-2')
+      .executeTakeFirstOrThrow();
+    const p = await t.ctx.db.selectFrom('payments').select('id').where('order_id', '=', o.id).executeTakeFirstOrThrow();
+    await t.ctx.db
+      .insertInto('refunds')
+      .values({
+        account_id: o.account_id,
+        order_id: o.id,
+        payment_id: p.id,
+        amount_cents: 5000,
+        currency: 'eur',
+        status: 'pending',
+        created_at: t.clock.now(),
+      })
+      .execute();
+    await t.jobs.runAll();
+    expect((await state('CARD-2')).status).toBe('paid'); // too fresh to touch
+    t.clock.advance(2 * 60_000);
+    await t.jobs.runAll();
+    const s = await state('CARD-2');
+    expect(s).toMatchObject({ status: 'refunded', refunded_cents: 5000, tickets: ['voided', 'voided'] });
+    expect(s.refunds.map((r) => r.status)).toEqual(['failed', 'succeeded']);
   });
 
   it('30 racing refund calls make one provider refund', async () => {

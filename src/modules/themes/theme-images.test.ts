@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, seedAccount } from '../../../test/factories.ts';
 import { fetchImage } from './image-fetch.ts';
-import { imagesRoutes } from './images.routes.ts';
 
 // A local image server on 127.0.0.1: the only host these tests ever make the service contact.
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('0000000d49484452fake-png-body')]);
@@ -56,7 +55,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  t = await createTestApp({ beforeReady: (app) => void app.register(imagesRoutes) });
+  t = await createTestApp();
   acct = await seedAccount(t.ctx, makeAccountFile({ slug: 'pics' }));
 });
 afterAll(async () => {

@@ -10,6 +10,7 @@ import { checkinRoutes } from '../../modules/checkin/checkin.routes.ts';
 import { themesRoutes } from '../../modules/themes/themes.routes.ts';
 import { pagesRoutes } from '../../modules/pages/pages.routes.ts';
 import { healthRoutes } from './health.ts';
+import { imagesRoutes } from '../../modules/themes/images.routes.ts';
 import { mailViewerRoutes } from '../../modules/pages/mail-viewer.routes.ts';
 import { rateLimit } from './rate-limit.ts';
 
@@ -66,4 +67,5 @@ export async function buyerPages(app: FastifyInstance): Promise<void> {
 export async function publicRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   await app.register(mailViewerRoutes);
+  await app.register(imagesRoutes);
 }
