@@ -37,6 +37,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     pool.on('error', () => {
       // An idle client died (e.g. the server restarted); the pool replaces it on next use.
     });
+    pool.on('connect', (client) => {
+      // A connection killed while checked out (failover, pg_terminate_backend) must not crash the
+      // process: its pending query rejects, the transaction is rolled back by the server.
+      client.on('error', () => undefined);
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }

@@ -78,7 +78,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   app.setErrorHandler((err, request, reply) => {
     const appErr = toAppError(err, request);
-    if (appErr.kind === 'internal') {
+    if (appErr.kind === 'internal' || appErr.kind === 'unavailable') {
       request.log.error({ err: appErr.cause ?? err, url: redactUrl(request.url) }, 'unhandled error');
     }
     if (request.routeOptions?.config?.html) {

@@ -88,6 +88,21 @@ export function toAppError(err: unknown, request: FastifyRequest): AppError {
     if (style) return new AppError('unprocessable', style.code, fe.message);
     return new AppError('bad_request', 'bad_request', fe.message || 'Bad request');
   }
+  const pgCode = (err as { code?: string }).code ?? '';
+  if (
+    /^(57P0|08|53300)/.test(pgCode) ||
+    /Connection terminated|not queryable|terminating connection|ECONNREFUSED|ECONNRESET|timeout exceeded when trying to connect/.test(
+      String((err as Error).message),
+    )
+  ) {
+    // The database went away (failover, restart, killed connection): nothing was committed; retry.
+    return new AppError('unavailable', 'unavailable', 'The service is briefly unavailable; nothing was changed, please retry', {
+      cause: err,
+    });
+  }
+  if (pgCode === '55P03' || pgCode === '40001' || pgCode === '40P01') {
+    return new AppError('unavailable', 'busy', 'Too busy right now; nothing was changed, please retry', { cause: err });
+  }
   return new AppError('internal', 'internal_error', 'Something went wrong on our side', { cause: err });
 }
 

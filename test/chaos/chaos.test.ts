@@ -1,0 +1,355 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { createTestApp, type TestApp } from '../app.ts';
+import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories.ts';
+import { startFakeStripe, type FakeStripe } from '../fakes/fake-stripe.ts';
+import { startFakeSmtp, type FakeSmtp } from '../fakes/fake-smtp.ts';
+import type { Db } from '../../src/platform/db/database.ts';
+
+/**
+ * Fault scenarios against PostgreSQL (npm run test:chaos): a failing payment provider, a failing
+ * mail server, database connections killed mid-request, and the server killed with SIGKILL in
+ * the middle of order creation, payment and refund. After each, the invariants must hold:
+ * no half-written order, no double refund, no lost or doubled mail, no leaked stock.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const table: Array<{ scenario: string; requests: number; faults: number; violations: number }> = [];
+
+let t: TestApp;
+let stripe: FakeStripe;
+let smtp: FakeSmtp;
+
+beforeAll(async () => {
+  if (!process.env.DATABASE_URL) throw new Error('test:chaos runs against PostgreSQL: set DATABASE_URL');
+  stripe = await startFakeStripe();
+  smtp = await startFakeSmtp();
+  t = await createTestApp({ config: { smtpUrl: smtp.url } });
+});
+afterAll(async () => {
+  console.log('\n| scenario | requests | faults injected | invariant violations |\n|---|---|---|---|');
+  for (const r of table) console.log(`| ${r.scenario} | ${r.requests} | ${r.faults} | ${r.violations} |`);
+  await t?.close();
+  await stripe?.close();
+  await smtp?.close();
+});
+
+/** Every invariant that must survive any fault; returns the list of violations. */
+async function invariants(db: Db): Promise<string[]> {
+  const out: string[] = [];
+  const stock = await sql<{ id: number; taken: number; capacity: number; held: number }>`
+    select i.id, i.taken, i.capacity, coalesce((select sum(l.quantity) from order_lines l join orders o on o.id = l.order_id
+      where l.inventory_id = i.id and o.status in ('pending', 'paid')), 0)::int as held from inventory i`.execute(db);
+  for (const s of stock.rows) {
+    if (s.taken !== s.held) out.push(`inventory ${s.id}: taken ${s.taken} but orders hold ${s.held}`);
+    if (s.taken > s.capacity) out.push(`inventory ${s.id}: oversold ${s.taken}/${s.capacity}`);
+  }
+  const empty = await sql<{
+    n: number;
+  }>`select count(*)::int n from orders o where not exists (select 1 from order_lines l where l.order_id = o.id)`.execute(db);
+  if (empty.rows[0]!.n) out.push(`${empty.rows[0]!.n} orders without lines`);
+  const ticketless = await sql<{ n: number }>`select count(*)::int n from orders o where o.status = 'paid'
+    and (select coalesce(sum(quantity), 0) from order_lines where order_id = o.id and kind = 'tickets') <> (select count(*) from tickets where order_id = o.id)`.execute(
+    db,
+  );
+  if (ticketless.rows[0]!.n) out.push(`${ticketless.rows[0]!.n} paid orders whose tickets do not match their lines`);
+  const doubled = await sql<{
+    n: number;
+  }>`select count(*)::int n from (select order_id from refunds where status = 'succeeded' group by order_id, payment_id having count(*) > 1) x`.execute(
+    db,
+  );
+  if (doubled.rows[0]!.n) out.push(`${doubled.rows[0]!.n} payments refunded twice`);
+  const refundedWithout = await sql<{
+    n: number;
+  }>`select count(*)::int n from orders o where o.status = 'refunded' and o.total_cents > 0
+    and not exists (select 1 from refunds r where r.order_id = o.id and r.status = 'succeeded')`.execute(db);
+  if (refundedWithout.rows[0]!.n) out.push(`${refundedWithout.rows[0]!.n} refunded orders without a refund`);
+  return out;
+}
+
+describe('chaos', () => {
+  it('payment provider faults during refunds: no refund twice, none lost', async () => {
+    const refs = Array.from({ length: 20 }, (_, i) => `CH-${String(i).padStart(3, '0')}`);
+    const a = await seedAccount(
+      t.ctx,
+      makeAccountFile({
+        events: [
+          makeEvent({
+            slug: 'prov',
+            orders: refs.map((ref) =>
+              makeOrder({
+                ref,
+                payments: [{ rail: 'card', amount: 2500, at: '2026-11-01T10:05:00Z', provider_ref: `pi_${ref}` }],
+              }),
+            ),
+          }),
+        ],
+      }),
+    );
+    await t.ctx.db
+      .updateTable('accounts')
+      .set({ payments_mode: 'own_key', payments_provider: 'stripe', payments_api_key: 'sk_test', payments_api_base: stripe.url })
+      .where('slug', '=', a.slug)
+      .execute();
+    await t.ctx.db.updateTable('payments').set({ provider: 'stripe' }).where('provider_ref', 'like', 'pi_CH-%').execute();
+    let faults = 0;
+    let requests = 0;
+    for (let round = 0; round < 4; round++) {
+      stripe.fail.refunds = round % 2 === 0;
+      if (stripe.fail.refunds) faults += refs.length;
+      const res = await Promise.all(
+        refs.flatMap((ref) => [0, 1].map(() => t.call(a.tokens.refund, { method: 'POST', url: `/api/v1/orders/${ref}/refund` }))),
+      );
+      requests += res.length;
+      for (const r of res) expect([200, 409, 502]).toContain(r.statusCode);
+    }
+    stripe.fail.refunds = false;
+    t.clock.advance(5 * 60_000);
+    await t.jobs.runAll();
+    const perIntent = new Map<string, number>();
+    for (const r of stripe.refunds.values()) perIntent.set(r.payment_intent, (perIntent.get(r.payment_intent) ?? 0) + 1);
+    const violations = await invariants(t.ctx.db);
+    for (const ref of refs) {
+      if ((perIntent.get(`pi_${ref}`) ?? 0) !== 1) violations.push(`${ref}: ${perIntent.get(`pi_${ref}`) ?? 0} provider refunds`);
+    }
+    const notRefunded = await t.ctx.db
+      .selectFrom('orders')
+      .select('ref')
+      .where('ref', 'in', refs)
+      .where('status', '!=', 'refunded')
+      .execute();
+    for (const o of notRefunded) violations.push(`${o.ref} not refunded`);
+    table.push({ scenario: 'provider 500s during refunds', requests, faults, violations: violations.length });
+    expect(violations).toEqual([]);
+  });
+
+  it('mail server refusals: every mail sent exactly once in the end', async () => {
+    const a = await seedAccount(
+      t.ctx,
+      makeAccountFile({ events: [makeEvent({ slug: 'mail', ticket_types: [{ key: 'free', name: 'Free', price: 0 }] })] }),
+    );
+    const typeId = (
+      await t.ctx.db
+        .selectFrom('ticket_types as tt')
+        .innerJoin('events as e', 'e.id', 'tt.event_id')
+        .select('tt.id')
+        .where('e.slug', '=', 'mail')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await t.jobs.runAll();
+    const start = smtp.messages.length;
+    const n = 15;
+    for (let i = 0; i < n; i++) {
+      await t.call(a.tokens.all, {
+        method: 'POST',
+        url: '/api/v1/events/mail/orders',
+        payload: { items: [{ ticket_type_id: typeId, quantity: 1 }], email: `m${i}@example.org` },
+      });
+    }
+    let faults = 0;
+    for (let round = 0; round < 8; round++) {
+      smtp.mode = round < 3 ? 'refuse' : 'ok';
+      if (smtp.mode === 'refuse') faults++;
+      t.clock.advance(2 * 60 * 60_000);
+      await t.jobs.runAll();
+    }
+    const ids = smtp.messages.slice(start).map((m) => /Message-ID: (<[^>]+>)/i.exec(m.data)?.[1]);
+    const violations: string[] = [];
+    if (ids.length !== n) violations.push(`${ids.length} mails delivered for ${n} orders`);
+    if (new Set(ids).size !== ids.length) violations.push('a mail was delivered twice');
+    const pending = await t.ctx.db.selectFrom('outbox').select('id').where('status', '!=', 'sent').execute();
+    if (pending.length) violations.push(`${pending.length} outbox rows not sent`);
+    table.push({ scenario: 'SMTP refusals', requests: n, faults, violations: violations.length });
+    expect(violations).toEqual([]);
+  });
+
+  it('database connections killed mid-request: no half-written order, no leaked stock', async () => {
+    const a = await seedAccount(
+      t.ctx,
+      makeAccountFile({
+        events: [makeEvent({ slug: 'kill', ticket_types: [{ key: 'ga', name: 'GA', price: 2500, capacity: 500 }] })],
+      }),
+    );
+    const typeId = (
+      await t.ctx.db
+        .selectFrom('ticket_types as tt')
+        .innerJoin('events as e', 'e.id', 'tt.event_id')
+        .select('tt.id')
+        .where('e.slug', '=', 'kill')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const dbName = new URL(t.ctx.config.databaseUrl!).pathname.slice(1);
+    const killer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await killer.connect();
+    let faults = 0;
+    let stop = false;
+    const killing = (async () => {
+      while (!stop) {
+        const r = await killer.query(
+          `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and state = 'active'`,
+          [dbName],
+        );
+        faults += r.rowCount ?? 0;
+        await new Promise((res) => setTimeout(res, 15));
+      }
+    })();
+    const results = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        t.call(a.tokens.all, {
+          method: 'POST',
+          url: '/api/v1/events/kill/orders',
+          payload: { items: [{ ticket_type_id: typeId, quantity: 1 + (i % 3) }] },
+        }),
+      ),
+    );
+    stop = true;
+    await killing;
+    await killer.end();
+    for (const r of results) expect(r.statusCode === 201 || r.statusCode === 503, r.body).toBe(true);
+    const violations = await invariants(t.ctx.db);
+    table.push({
+      scenario: 'pg_terminate_backend during order creation',
+      requests: results.length,
+      faults,
+      violations: violations.length,
+    });
+    expect(violations).toEqual([]);
+  });
+
+  it('server killed with SIGKILL during orders, payments and refunds: consistent after restart', async () => {
+    const a = await seedAccount(
+      t.ctx,
+      makeAccountFile({
+        events: [makeEvent({ slug: 'crash', ticket_types: [{ key: 'ga', name: 'GA', price: 2500, capacity: 1000 }] })],
+      }),
+    );
+    const typeId = (
+      await t.ctx.db
+        .selectFrom('ticket_types as tt')
+        .innerJoin('events as e', 'e.id', 'tt.event_id')
+        .select('tt.id')
+        .where('e.slug', '=', 'crash')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env = {
+      DATABASE_URL: t.ctx.config.databaseUrl!,
+      PORT: String(port),
+      BASE_URL: base,
+      NODE_ENV: 'production',
+      ADMIT_RATE_LIMIT_PER_MIN: '0',
+      LOG_LEVEL: 'silent',
+    };
+    const post = (p: string, body?: unknown, headers: Record<string, string> = {}) =>
+      new Promise<number>((resolve) => {
+        const req = http.request(
+          `${base}${p}`,
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${a.tokens.all}`, 'content-type': 'application/json', ...headers },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', () => resolve(0));
+        req.end(body === undefined ? undefined : JSON.stringify(body));
+      });
+    let server = await startServer(env, base);
+    // some paid orders to refund during the crash
+    const paid: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const r = await fetch(`${base}/api/v1/events/crash/orders`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.tokens.all}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ items: [{ ticket_type_id: typeId, quantity: 1 }] }),
+      });
+      const o = (await r.json()) as { ref: string; payment_url: string };
+      const path = new URL(o.payment_url).pathname;
+      const page = await (await fetch(`${base}${path}`)).text();
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
+      await fetch(`${base}${path}`, { method: 'POST', body: new URLSearchParams({ csrf }), redirect: 'manual' });
+      paid.push(o.ref);
+    }
+    let requests = 0;
+    const load: Promise<number>[] = [];
+    for (let i = 0; i < 120; i++) {
+      load.push(
+        post(
+          '/api/v1/events/crash/orders',
+          { items: [{ ticket_type_id: typeId, quantity: 1 + (i % 2) }] },
+          { 'idempotency-key': `crash-${i}` },
+        ),
+      );
+      if (i < paid.length) load.push(post(`/api/v1/orders/${paid[i]}/refund`));
+    }
+    requests += load.length;
+    await new Promise((r) => setTimeout(r, 60));
+    server.kill('SIGKILL');
+    await Promise.all(load);
+    server = await startServer(env, base);
+    // replaying the idempotency keys must not create anything twice
+    const replay = await Promise.all(
+      Array.from({ length: 120 }, (_, i) =>
+        post(
+          '/api/v1/events/crash/orders',
+          { items: [{ ticket_type_id: typeId, quantity: 1 + (i % 2) }] },
+          { 'idempotency-key': `crash-${i}` },
+        ),
+      ),
+    );
+    requests += replay.length;
+    await Promise.all(paid.map((ref) => post(`/api/v1/orders/${ref}/refund`)));
+    requests += paid.length;
+    server.kill('SIGTERM');
+    t.clock.advance(10 * 60_000);
+    await t.jobs.runAll();
+    const violations = await invariants(t.ctx.db);
+    const keys = await sql<{
+      n: number;
+    }>`select count(*)::int n from idempotency_keys k join api_tokens tk on tk.id = k.token_id where k.key like 'crash-%'`.execute(
+      t.ctx.db,
+    );
+    if (keys.rows[0]!.n !== 120) violations.push(`${keys.rows[0]!.n} idempotent orders for 120 keys`);
+    const unpaid = await t.ctx.db
+      .selectFrom('orders')
+      .select('ref')
+      .where('ref', 'in', paid)
+      .where('status', '!=', 'refunded')
+      .execute();
+    for (const o of unpaid) violations.push(`${o.ref} not refunded after restart`);
+    table.push({ scenario: 'SIGKILL during orders, payments, refunds', requests, faults: 1, violations: violations.length });
+    expect(violations).toEqual([]);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+async function startServer(env: Record<string, string>, base: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['bin/admit.mjs', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return child;
+    } catch {
+      /* starting */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('server did not start');
+}
