@@ -80,6 +80,22 @@ export async function incomeReport(
         and ${stamp} is not null and ${windowSql(stamp, r)}
         and exists (select 1 from payments p where p.order_id = o.id and p.status = 'succeeded' and p.amount_cents > 0)
     ),
+    -- Per-order sums as grouped joins (hash aggregates), not a lookup per order.
+    rf as (
+      select r.order_id, sum(r.amount_cents) as amount from refunds r join counted c on c.id = r.order_id
+      where r.status = 'succeeded' group by r.order_id
+    ),
+    tx as (
+      select l.order_id, sum(l.tax_cents) as tax from order_lines l join counted c on c.id = l.order_id group by l.order_id
+    ),
+    pm as (
+      select p.order_id,
+        sum(p.fee_cents) filter (where p.fee_cents is not null and p.fee_currency = ${event.currency}) as fees,
+        sum(p.platform_fee_cents) as platform,
+        count(*) filter (where p.fee_cents is null or p.fee_currency is distinct from ${event.currency}) as unpriced
+      from payments p join counted c on c.id = p.order_id
+      where p.status = 'succeeded' and p.amount_cents > 0 group by p.order_id
+    ),
     per_order as (
       select c.month, c.id,
         round(c.subtotal_cents * c.fx_rate)::bigint as gross,
@@ -91,14 +107,9 @@ export async function incomeReport(
         round(coalesce(pm.platform, 0) * c.fx_rate)::bigint as platform,
         coalesce(pm.unpriced, 0)::int as unpriced
       from counted c
-      left join lateral (select sum(amount_cents) as amount from refunds where order_id = c.id and status = 'succeeded') rf on true
-      left join lateral (select sum(tax_cents) as tax from order_lines where order_id = c.id) tx on true
-      left join lateral (
-        select sum(fee_cents) filter (where fee_cents is not null and fee_currency = ${event.currency}) as fees,
-               sum(platform_fee_cents) as platform,
-               count(*) filter (where fee_cents is null or fee_currency is distinct from ${event.currency}) as unpriced
-        from payments where order_id = c.id and status = 'succeeded' and amount_cents > 0
-      ) pm on true
+      left join rf on rf.order_id = c.id
+      left join tx on tx.order_id = c.id
+      left join pm on pm.order_id = c.id
     ),
     paid as (
       select month, count(*)::int as orders, sum(gross)::bigint as gross_cents, sum(discount)::bigint as discount_cents,
