@@ -38,6 +38,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     baseUrl: 'http://admit.test',
     databaseUrl: testDb.url,
     rateLimitPerMin: 0,
+    tokenCacheMs: 0,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...opts.config,
   };

@@ -13,6 +13,8 @@ export interface Config {
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   logLevel: string;
+  /** How long a token lookup is reused by this instance (ms); 0 looks every request up. */
+  tokenCacheMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -57,5 +59,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMin: intVar(env, 'ADMIT_RATE_LIMIT_PER_MIN', 1200, 0, 10_000_000),
     bodyLimit: 1024 * 1024,
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    tokenCacheMs: 5_000,
   };
 }

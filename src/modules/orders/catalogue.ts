@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import type { GroupDiscount } from '../../platform/db/schema.ts';
 
@@ -46,64 +47,94 @@ export interface Catalogue {
   donations: Map<number, { id: number; name: string; on_sale: boolean }>;
 }
 
+export interface CatalogueNeeds {
+  goods: boolean;
+  sessions: boolean;
+  donations: boolean;
+}
+
 /**
  * Loads the account's ticket types with the given ids (whatever event they belong to, so the
- * caller can tell "another event's type" from "unknown"), plus the event's goods, sessions and
- * donations.
+ * caller can tell "another event's type" from "unknown") with their included goods and session
+ * links in one query, then only the event's goods, sessions and donations the basket can need.
+ * Queries run one after another on purpose: a checkout holds at most one pool connection.
  */
-export async function loadCatalogue(db: Db, accountId: number, eventId: number, typeIds: number[]): Promise<Catalogue> {
-  const ids = typeIds.filter((id) => Number.isSafeInteger(id) && id > 0 && id < 2 ** 53);
-  const [types, includes, sessionLinks, goods, sessions, donations] = await Promise.all([
-    ids.length
-      ? db.selectFrom('ticket_types').selectAll().where('account_id', '=', accountId).where('id', 'in', ids).execute()
-      : [],
-    ids.length
-      ? db
-          .selectFrom('ticket_type_includes')
-          .select(['ticket_type_id', 'good_id', 'quantity'])
+export async function loadCatalogue(
+  db: Db,
+  accountId: number,
+  eventId: number,
+  typeIds: number[],
+  needs?: Partial<CatalogueNeeds>,
+): Promise<Catalogue> {
+  const ids = typeIds.filter((id) => Number.isSafeInteger(id) && id > 0);
+  const types = ids.length
+    ? await db
+        .selectFrom('ticket_types as t')
+        .selectAll('t')
+        .select((eb) => [
+          eb
+            .selectFrom('ticket_type_includes as i')
+            .select(
+              sql<
+                Array<{ good_id: number; quantity: number }>
+              >`coalesce(json_agg(json_build_object('good_id', i.good_id, 'quantity', i.quantity)), '[]')`.as('x'),
+            )
+            .whereRef('i.ticket_type_id', '=', 't.id')
+            .as('includes'),
+          eb
+            .selectFrom('session_ticket_types as st')
+            .select(sql<number[]>`coalesce(json_agg(st.session_id), '[]')`.as('x'))
+            .whereRef('st.ticket_type_id', '=', 't.id')
+            .as('session_ids'),
+        ])
+        .where('t.account_id', '=', accountId)
+        .where('t.id', 'in', ids)
+        .execute()
+    : [];
+  const wantGoods = needs?.goods || types.some((t) => (t.includes ?? []).length > 0);
+  const wantSessions = needs?.sessions || types.some((t) => t.requires_session);
+  const [goods, sessions, donations] = [
+    wantGoods
+      ? await db
+          .selectFrom('goods')
+          .select(['id', 'name', 'price_cents', 'prices', 'inventory_id', 'on_sale', 'tax_rate_bp'])
           .where('account_id', '=', accountId)
-          .where('ticket_type_id', 'in', ids)
+          .where('event_id', '=', eventId)
           .execute()
       : [],
-    ids.length
-      ? db
-          .selectFrom('session_ticket_types')
-          .select(['session_id', 'ticket_type_id'])
+    wantSessions
+      ? await db
+          .selectFrom('sessions')
+          .select(['id', 'name', 'starts_at', 'inventory_id', 'on_sale'])
           .where('account_id', '=', accountId)
-          .where('ticket_type_id', 'in', ids)
+          .where('event_id', '=', eventId)
           .execute()
       : [],
-    db
-      .selectFrom('goods')
-      .select(['id', 'name', 'price_cents', 'prices', 'inventory_id', 'on_sale', 'tax_rate_bp'])
-      .where('account_id', '=', accountId)
-      .where('event_id', '=', eventId)
-      .execute(),
-    db
-      .selectFrom('sessions')
-      .select(['id', 'name', 'starts_at', 'inventory_id', 'on_sale'])
-      .where('account_id', '=', accountId)
-      .where('event_id', '=', eventId)
-      .execute(),
-    db
-      .selectFrom('donations')
-      .select(['id', 'name', 'on_sale'])
-      .where('account_id', '=', accountId)
-      .where('event_id', '=', eventId)
-      .execute(),
-  ]);
-  const catalogue: Catalogue = {
-    types: new Map(),
+    needs?.donations
+      ? await db
+          .selectFrom('donations')
+          .select(['id', 'name', 'on_sale'])
+          .where('account_id', '=', accountId)
+          .where('event_id', '=', eventId)
+          .execute()
+      : [],
+  ];
+  return {
+    types: new Map(
+      types.map((t) => {
+        const { includes, session_ids, ...row } = t;
+        return [
+          t.id,
+          {
+            ...row,
+            includes: (includes ?? []).map((x) => ({ good_id: Number(x.good_id), quantity: Number(x.quantity) })),
+            sessions: (session_ids ?? []).map(Number),
+          },
+        ];
+      }),
+    ),
     goods: new Map(goods.map((g) => [g.id, g])),
     sessions: new Map(sessions.map((s) => [s.id, s])),
     donations: new Map(donations.map((d) => [d.id, d])),
   };
-  for (const t of types) {
-    catalogue.types.set(t.id, {
-      ...t,
-      includes: includes.filter((i) => i.ticket_type_id === t.id).map((i) => ({ good_id: i.good_id, quantity: i.quantity })),
-      sessions: sessionLinks.filter((s) => s.ticket_type_id === t.id).map((s) => s.session_id),
-    });
-  }
-  return catalogue;
 }

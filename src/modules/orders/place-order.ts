@@ -63,6 +63,11 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
     input.accountId,
     event.id,
     input.items.map((i) => i.ticket_type_id),
+    {
+      goods: Boolean(input.goods?.length),
+      sessions: input.items.some((i) => i.session_id !== undefined),
+      donations: Boolean(input.donations?.length),
+    },
   );
   const lines = buildLines(input, catalogue, {
     eventId: event.id,

@@ -113,11 +113,11 @@ describe('event page', () => {
     expect(res.body).toContain('Fest &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(res.body).not.toContain('<script>alert(1)');
     expect(res.body).toContain('25.00 EUR');
-    expect(res.body).toMatch(/Gone<\/label>[\s\S]{0,200}<span class="admit-soldout">Sold out/);
+    expect(res.body).toMatch(/Gone<\/label\s*>[\s\S]{0,400}<span class="admit-soldout">Sold out/);
     expect(res.body).not.toContain('name="qty_' + ids.gone + '"');
     expect(res.body).not.toContain('Crew pass');
     expect(res.body).toContain('only 5 left');
-    expect(res.body).toContain('<label for="f-email">Email</label>');
+    expect(res.body).toMatch(/<label for="f-email"\s*>\s*Email\s*<\/label\s*>/);
     const gbp = await t.app.inject({ method: 'GET', url: `${base()}?currency=gbp` });
     expect(gbp.body).toContain('22.00 GBP');
     expect((await t.app.inject({ method: 'GET', url: `/e/${a.slug}/nope` })).statusCode).toBe(404);

@@ -33,11 +33,31 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
  * Resolves the bearer token to its principal. Tokens are stored as SHA-256 hashes: the lookup
  * is by hash, then the stored hash is compared in constant time before it is trusted.
  */
-export async function authenticate(db: Db, request: FastifyRequest): Promise<Principal> {
+const caches = new WeakMap<Db, Map<string, { principal: Principal; until: number }>>();
+
+/**
+ * Resolves the bearer token, reusing a lookup for `cacheMs` (a few seconds): every request of a
+ * busy integration would otherwise pay a database round trip. A token deleted elsewhere keeps
+ * working on this instance for at most that long.
+ */
+export async function authenticate(db: Db, request: FastifyRequest, cacheMs = 0): Promise<Principal> {
   const header = request.headers.authorization;
   const m = typeof header === 'string' ? BEARER.exec(header.trim()) : null;
   if (!m) throw unauthorized();
   const hash = hashToken(m[1]!);
+  if (cacheMs <= 0) return lookupToken(db, hash);
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  const hit = cache.get(hash);
+  const now = Date.now();
+  if (hit && hit.until > now) return hit.principal;
+  const principal = await lookupToken(db, hash);
+  if (cache.size > 10_000) cache.clear();
+  cache.set(hash, { principal, until: now + cacheMs });
+  return principal;
+}
+
+async function lookupToken(db: Db, hash: string): Promise<Principal> {
   const row = await db
     .selectFrom('api_tokens as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')

@@ -56,3 +56,20 @@ describe('rate limits', () => {
     }
   });
 });
+
+describe('token lookups', () => {
+  it('are reused for tokenCacheMs, then looked up again', async () => {
+    const app = await buildApp({ ...t.ctx, config: { ...t.ctx.config, tokenCacheMs: 60_000, rateLimitPerMin: 0 } });
+    try {
+      const get = () =>
+        app.inject({ method: 'GET', url: '/api/v1/account', headers: { authorization: `Bearer ${a.tokens.view}` } });
+      expect((await get()).statusCode).toBe(200);
+      await t.ctx.db.deleteFrom('api_tokens').where('name', '=', 'view').execute();
+      // still served from this instance's cache; an uncached instance refuses at once
+      expect((await get()).statusCode).toBe(200);
+      expect((await t.call(a.tokens.view, { method: 'GET', url: '/api/v1/account' })).statusCode).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -33,7 +33,7 @@ export function principalOf(request: FastifyRequest): Principal {
 /** Machine API (A) under /api/v1: bearer token, then the route's capability. */
 export async function machineApi(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async (request) => {
-    const principal = await authenticate(app.ctx.db, request);
+    const principal = await authenticate(app.ctx.db, request, app.ctx.config.tokenCacheMs);
     await rateLimit(app.ctx, request, principal);
     const cap = request.routeOptions.config.capability;
     if (cap) requireCapability(principal, cap);
@@ -49,7 +49,7 @@ export async function machineApi(app: FastifyInstance): Promise<void> {
 /** Account-scoped API (B) under /{account_slug}: any token of that account; others get 404. */
 export async function accountApi(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async (request) => {
-    const principal = await authenticate(app.ctx.db, request);
+    const principal = await authenticate(app.ctx.db, request, app.ctx.config.tokenCacheMs);
     await rateLimit(app.ctx, request, principal);
     const { account } = request.params as { account?: string };
     if (account !== principal.accountSlug) throw notFound('No such account');
