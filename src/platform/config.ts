@@ -15,6 +15,8 @@ export interface Config {
   logLevel: string;
   /** How long a token lookup is reused by this instance (ms); 0 looks every request up. */
   tokenCacheMs: number;
+  /** SMTP connect, greeting and socket timeouts (ms): a hanging mail server must not hold the dispatcher. */
+  smtpTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -60,5 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: 1024 * 1024,
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     tokenCacheMs: 5_000,
+    smtpTimeoutMs: 10_000,
   };
 }

@@ -1,8 +1,8 @@
-import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, SHOTS } from './chromium.ts';
+import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
 
@@ -10,16 +10,6 @@ import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
  * A buyer in a real browser (Debian's Chromium driven by playwright-core): open the payment_url,
  * press Pay, land on the order page, see one QR code per ticket. Screenshots go to test-results/.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.resolve(import.meta.dirname, '../../test-results/screenshots');
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 let t: TestApp;
 let browser: Browser;
@@ -27,7 +17,6 @@ let base: string;
 let a: Awaited<ReturnType<typeof seedAccount>>;
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   t = await createTestApp({ config: { baseUrl: base } });
@@ -65,19 +54,7 @@ beforeAll(async () => {
     }),
   );
   await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

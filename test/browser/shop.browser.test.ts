@@ -1,14 +1,11 @@
-import fs from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, SHOTS } from './chromium.ts';
+import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
 
 /** A person buying on the event page, an audience page and a portal, in Debian's Chromium. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = path.resolve(import.meta.dirname, '../../test-results/screenshots');
 
 let t: TestApp;
 let browser: Browser;
@@ -16,11 +13,7 @@ let base: string;
 let a: Awaited<ReturnType<typeof seedAccount>>;
 
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
+  const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   t = await createTestApp({ config: { baseUrl: base } });
   a = await seedAccount(
@@ -61,19 +54,7 @@ beforeAll(async () => {
     })
     .execute();
   await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -9,6 +8,7 @@ import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories.ts';
 import { startFakeStripe, type FakeStripe } from '../fakes/fake-stripe.ts';
 import { startFakeSmtp, type FakeSmtp } from '../fakes/fake-smtp.ts';
+import { freePort } from '../net.ts';
 import type { Db } from '../../src/platform/db/database.ts';
 
 /**
@@ -28,7 +28,7 @@ beforeAll(async () => {
   if (!process.env.DATABASE_URL) throw new Error('test:chaos runs against PostgreSQL: set DATABASE_URL');
   stripe = await startFakeStripe();
   smtp = await startFakeSmtp();
-  t = await createTestApp({ config: { smtpUrl: smtp.url } });
+  t = await createTestApp({ config: { smtpUrl: smtp.url, smtpTimeoutMs: 300 } });
 });
 afterAll(async () => {
   console.log('\n| scenario | requests | faults injected | invariant violations |\n|---|---|---|---|');
@@ -98,9 +98,17 @@ describe('chaos', () => {
     await t.ctx.db.updateTable('payments').set({ provider: 'stripe' }).where('provider_ref', 'like', 'pi_CH-%').execute();
     let faults = 0;
     let requests = 0;
-    for (let round = 0; round < 4; round++) {
-      stripe.fail.refunds = round % 2 === 0;
-      if (stripe.fail.refunds) faults += refs.length;
+    const modes = [
+      { fail: true, mode: 'ok' },
+      { fail: false, mode: 'drop' },
+      { fail: false, mode: 'slow' },
+      { fail: true, mode: 'ok' },
+      { fail: false, mode: 'ok' },
+    ] as const;
+    for (const m of modes) {
+      stripe.fail.refunds = m.fail;
+      stripe.refundMode = m.mode;
+      if (m.fail || m.mode !== 'ok') faults += refs.length;
       const res = await Promise.all(
         refs.flatMap((ref) => [0, 1].map(() => t.call(a.tokens.refund, { method: 'POST', url: `/api/v1/orders/${ref}/refund` }))),
       );
@@ -108,6 +116,7 @@ describe('chaos', () => {
       for (const r of res) expect([200, 409, 502]).toContain(r.statusCode);
     }
     stripe.fail.refunds = false;
+    stripe.refundMode = 'ok';
     t.clock.advance(5 * 60_000);
     await t.jobs.runAll();
     const perIntent = new Map<string, number>();
@@ -123,11 +132,16 @@ describe('chaos', () => {
       .where('status', '!=', 'refunded')
       .execute();
     for (const o of notRefunded) violations.push(`${o.ref} not refunded`);
-    table.push({ scenario: 'provider 500s during refunds', requests, faults, violations: violations.length });
+    table.push({
+      scenario: 'provider 500s, dropped answers, slow answers during refunds',
+      requests,
+      faults,
+      violations: violations.length,
+    });
     expect(violations).toEqual([]);
   });
 
-  it('mail server refusals: every mail sent exactly once in the end', async () => {
+  it('mail server refusals and hangs: every mail sent exactly once in the end', async () => {
     const a = await seedAccount(
       t.ctx,
       makeAccountFile({ events: [makeEvent({ slug: 'mail', ticket_types: [{ key: 'free', name: 'Free', price: 0 }] })] }),
@@ -152,8 +166,8 @@ describe('chaos', () => {
     }
     let faults = 0;
     for (let round = 0; round < 8; round++) {
-      smtp.mode = round < 3 ? 'refuse' : 'ok';
-      if (smtp.mode === 'refuse') faults++;
+      smtp.mode = round < 2 ? 'refuse' : round < 4 ? 'hang' : 'ok';
+      if (smtp.mode !== 'ok') faults++;
       t.clock.advance(2 * 60 * 60_000);
       await t.jobs.runAll();
     }
@@ -163,7 +177,7 @@ describe('chaos', () => {
     if (new Set(ids).size !== ids.length) violations.push('a mail was delivered twice');
     const pending = await t.ctx.db.selectFrom('outbox').select('id').where('status', '!=', 'sent').execute();
     if (pending.length) violations.push(`${pending.length} outbox rows not sent`);
-    table.push({ scenario: 'SMTP refusals', requests: n, faults, violations: violations.length });
+    table.push({ scenario: 'SMTP refusals and hangs', requests: n, faults, violations: violations.length });
     expect(violations).toEqual([]);
   });
 
@@ -328,14 +342,6 @@ describe('chaos', () => {
     expect(violations).toEqual([]);
   });
 });
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 async function startServer(env: Record<string, string>, base: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['bin/admit.mjs', 'serve'], {

@@ -12,6 +12,8 @@ export interface FakeStripe {
   intents: Map<string, { id: string; amount: number; currency: string; status: string; fee: number | null; feeCurrency: string }>;
   refunds: Map<string, { id: string; payment_intent: string; amount: number }>;
   fail: { refunds: boolean; refundsDeclined: boolean; intents: boolean; cancel: boolean };
+  /** refunds: answer after a delay, or make the refund and then drop the connection without answering */
+  refundMode: 'ok' | 'slow' | 'drop';
   succeed(intentId: string): void;
   close(): Promise<void>;
 }
@@ -25,6 +27,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     intents: new Map(),
     refunds: new Map(),
     fail: { refunds: false, refundsDeclined: false, intents: false, cancel: false },
+    refundMode: 'ok',
     succeed(id) {
       const pi = fake.intents.get(id);
       if (pi) pi.status = 'succeeded';
@@ -106,13 +109,20 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         if (fake.fail.refundsDeclined) return err(402, 'charge already disputed');
         const id = `re_fake_${++n}`;
         fake.refunds.set(id, { id, payment_intent: body.payment_intent ?? '', amount: Number(body.amount) });
-        return send(200, {
+        const json = {
           id,
           object: 'refund',
           status: 'succeeded',
           amount: Number(body.amount),
           payment_intent: body.payment_intent,
-        });
+        };
+        if (fake.refundMode === 'drop') {
+          // the refund happened, but the answer never arrives
+          if (key) idem.set(key, { status: 200, body: json });
+          return req.socket.destroy();
+        }
+        if (fake.refundMode === 'slow') return void setTimeout(() => send(200, json), 1500);
+        return send(200, json);
       }
       return err(404, `unknown path ${url.pathname}`);
     });

@@ -26,7 +26,8 @@ export function mailerFor(config: Config): Mailer {
       },
     };
   }
-  let t = transports.get(config.smtpUrl);
+  const cacheKey = `${config.smtpUrl}|${config.smtpTimeoutMs}`;
+  let t = transports.get(cacheKey);
   if (!t) {
     const u = new URL(config.smtpUrl);
     t = nodemailer.createTransport({
@@ -35,11 +36,11 @@ export function mailerFor(config: Config): Mailer {
       secure: u.protocol === 'smtps:',
       ...(u.username ? { auth: { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } } : {}),
       // A server that hangs must not hold the dispatcher: fail and retry later.
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 20_000,
+      connectionTimeout: config.smtpTimeoutMs,
+      greetingTimeout: config.smtpTimeoutMs,
+      socketTimeout: config.smtpTimeoutMs * 2,
     });
-    transports.set(config.smtpUrl, t);
+    transports.set(cacheKey, t);
   }
   const transport = t;
   return {
