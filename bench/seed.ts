@@ -57,6 +57,13 @@ export async function seedOrders(
       [event.eventId, event.goodId],
     );
     await c.query(
+      `update orders o set ticket_units = l.units, tax_cents = l.tax
+       from (select order_id, coalesce(sum(quantity) filter (where kind = 'tickets'), 0) as units, sum(tax_cents) as tax
+             from order_lines where event_id = $1 group by order_id) l
+       where l.order_id = o.id`,
+      [event.eventId],
+    );
+    await c.query(
       `insert into payments (account_id, order_id, rail, provider, status, amount_cents, currency, provider_ref, fee_cents, fee_currency, platform_fee_cents, created_at, succeeded_at)
        select o.account_id, o.id, 'card', 'stripe', 'succeeded', o.total_cents, o.currency, 'pi_' || o.id,
          case when o.id % 7 = 0 then null else round(o.total_cents * 0.014) + 25 end, o.currency, 0, o.paid_at, o.paid_at

@@ -380,6 +380,8 @@ async function writeOrder(
       discount_cents: discount,
       total_cents: subtotal - discount,
       refunded_cents: refunded,
+      ticket_units: o.lines.filter((l) => l.kind === 'tickets').reduce((n, l) => n + l.quantity, 0),
+      tax_cents: lines.reduce((n, x) => n + x.tax, 0),
       name: o.name ?? null,
       email: o.email ?? null,
       audience_id: o.audience ? m.audiences.get(o.audience)! : null,

@@ -121,6 +121,8 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
             currency,
             fx_rate: fxRate,
             ...totals,
+            ticket_units: lines.filter((l) => l.kind === 'tickets').reduce((n, l) => n + l.quantity, 0),
+            tax_cents: lines.reduce((n, l) => n + l.tax_cents, 0),
             name: input.name?.trim() || null,
             email,
             audience_id: input.audienceId ?? null,

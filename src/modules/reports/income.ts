@@ -73,21 +73,14 @@ export async function incomeReport(
   const stamp = on === 'paid' ? sql`o.paid_at` : sql`o.created_at`;
   const rows = await sql<MonthRow>`
     with counted as (
-      select o.id, o.fx_rate, o.subtotal_cents, o.discount_cents,
+      select o.id, o.fx_rate, o.subtotal_cents, o.discount_cents, o.refunded_cents, o.tax_cents,
         to_char(${stamp} at time zone ${tz}, 'YYYY-MM') as month
       from orders o
       where o.event_id = ${event.id} and o.account_id = ${event.account_id}
         and ${stamp} is not null and ${windowSql(stamp, r)}
         and exists (select 1 from payments p where p.order_id = o.id and p.status = 'succeeded' and p.amount_cents > 0)
     ),
-    -- Per-order sums as grouped joins (hash aggregates), not a lookup per order.
-    rf as (
-      select r.order_id, sum(r.amount_cents) as amount from refunds r join counted c on c.id = r.order_id
-      where r.status = 'succeeded' group by r.order_id
-    ),
-    tx as (
-      select l.order_id, sum(l.tax_cents) as tax from order_lines l join counted c on c.id = l.order_id group by l.order_id
-    ),
+    -- Refunds and tax are kept on the order row; only the payments' fees need a (grouped) join.
     pm as (
       select p.order_id,
         sum(p.fee_cents) filter (where p.fee_cents is not null and p.fee_currency = ${event.currency}) as fees,
@@ -100,15 +93,13 @@ export async function incomeReport(
       select c.month, c.id,
         round(c.subtotal_cents * c.fx_rate)::bigint as gross,
         round(c.discount_cents * c.fx_rate)::bigint as discount,
-        round(coalesce(rf.amount, 0) * c.fx_rate)::bigint as refund,
-        (coalesce(rf.amount, 0) > 0)::int as refunded,
-        round(coalesce(tx.tax, 0) * c.fx_rate)::bigint as tax,
+        round(c.refunded_cents * c.fx_rate)::bigint as refund,
+        (c.refunded_cents > 0)::int as refunded,
+        round(c.tax_cents * c.fx_rate)::bigint as tax,
         coalesce(pm.fees, 0)::bigint as fees,
         round(coalesce(pm.platform, 0) * c.fx_rate)::bigint as platform,
         coalesce(pm.unpriced, 0)::int as unpriced
       from counted c
-      left join rf on rf.order_id = c.id
-      left join tx on tx.order_id = c.id
       left join pm on pm.order_id = c.id
     ),
     paid as (

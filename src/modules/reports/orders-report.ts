@@ -99,20 +99,15 @@ export async function ordersReport(
       sql`exists (select 1 from payments p where p.order_id = o.id and p.status = 'succeeded' and p.amount_cents > 0)`,
     );
 
+  // Order grain: the per-order figures live on the order row (ticket_units, refunded_cents).
   const result = await sql<Omit<ReportRow, 'currency' | 'amount_cents'>>`
-    with picked as (
-      select o.id, ${keyExpr(group, stamp, tz)} as key, o.subtotal_cents, o.discount_cents
-      from orders o left join audiences a on a.id = o.audience_id
-      where ${sql.join(filters, sql` and `)}
-    ),
-    u as (select l.order_id, sum(l.quantity) as units from order_lines l join picked p on p.id = l.order_id where l.kind = 'tickets' group by l.order_id),
-    rf as (select r.order_id, sum(r.amount_cents) as amount from refunds r join picked p on p.id = r.order_id where r.status = 'succeeded' group by r.order_id)
-    select p.key, count(*)::int as orders,
-      coalesce(sum(u.units), 0)::int as units,
-      coalesce(sum(p.subtotal_cents), 0)::bigint as gross_cents,
-      coalesce(sum(p.discount_cents), 0)::bigint as discount_cents,
-      coalesce(sum(rf.amount), 0)::bigint as refund_cents
-    from picked p left join u on u.order_id = p.id left join rf on rf.order_id = p.id
+    select ${keyExpr(group, stamp, tz)} as key, count(*)::int as orders,
+      coalesce(sum(o.ticket_units), 0)::int as units,
+      coalesce(sum(o.subtotal_cents), 0)::bigint as gross_cents,
+      coalesce(sum(o.discount_cents), 0)::bigint as discount_cents,
+      coalesce(sum(o.refunded_cents), 0)::bigint as refund_cents
+    from orders o left join audiences a on a.id = o.audience_id
+    where ${sql.join(filters, sql` and `)}
     group by 1`.execute(db);
 
   const timeGroup = group === 'day' || group === 'week' || group === 'month';

@@ -197,6 +197,10 @@ export interface OrdersTable {
   discount_cents: Generated<Money>;
   total_cents: Money;
   refunded_cents: Generated<Money>;
+  /** tickets on the order (sum of its ticket lines), kept for reports */
+  ticket_units: Generated<number>;
+  /** tax of all its lines, kept for reports */
+  tax_cents: Generated<Money>;
   name: string | null;
   email: string | null;
   audience_id: number | null;
