@@ -341,6 +341,70 @@ describe('chaos', () => {
     table.push({ scenario: 'SIGKILL during orders, payments, refunds', requests, faults: 1, violations: violations.length });
     expect(violations).toEqual([]);
   });
+
+  it('SIGTERM drains in-flight requests before the process exits', async () => {
+    const a = await seedAccount(
+      t.ctx,
+      makeAccountFile({
+        events: [makeEvent({ slug: 'drain', ticket_types: [{ key: 'ga', name: 'GA', price: 2500, capacity: 1000 }] })],
+      }),
+    );
+    const typeId = (
+      await t.ctx.db
+        .selectFrom('ticket_types as tt')
+        .innerJoin('events as e', 'e.id', 'tt.event_id')
+        .select('tt.id')
+        .where('e.slug', '=', 'drain')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const server = await startServer(
+      {
+        DATABASE_URL: t.ctx.config.databaseUrl!,
+        PORT: String(port),
+        BASE_URL: base,
+        NODE_ENV: 'production',
+        ADMIT_RATE_LIMIT_PER_MIN: '0',
+        LOG_LEVEL: 'silent',
+      },
+      base,
+    );
+    const exited = new Promise<number | null>((r) => server.once('exit', (code) => r(code)));
+    const inFlight = Array.from({ length: 40 }, () =>
+      fetch(`${base}/api/v1/events/drain/orders`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.tokens.all}`, 'content-type': 'application/json', connection: 'close' },
+        body: JSON.stringify({ items: [{ ticket_type_id: typeId, quantity: 1 }] }),
+      }).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 15));
+    server.kill('SIGTERM');
+    const statuses = await Promise.all(inFlight);
+    const code = await exited;
+    const created = await t.ctx.db
+      .selectFrom('orders as o')
+      .innerJoin('events as e', 'e.id', 'o.event_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('e.slug', '=', 'drain')
+      .executeTakeFirstOrThrow();
+    const violations: string[] = [];
+    const answered = statuses.filter((s) => s === 201).length;
+    if (answered === 0) violations.push('no request was in flight when SIGTERM arrived');
+    if (Number(created.n) !== answered) violations.push(`${created.n} orders written but ${answered} answered 201`);
+    if (code !== 0) violations.push(`exit code ${code}`);
+    violations.push(...(await invariants(t.ctx.db)));
+    table.push({
+      scenario: 'SIGTERM with requests in flight',
+      requests: statuses.length,
+      faults: 1,
+      violations: violations.length,
+    });
+    expect(violations).toEqual([]);
+  });
 });
 
 async function startServer(env: Record<string, string>, base: string): Promise<ChildProcess> {
