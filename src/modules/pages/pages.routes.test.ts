@@ -125,6 +125,27 @@ describe('pay page and order page (sandbox)', () => {
     expect(read.status).toBe('pending');
   });
 
+  it('a ticket QR code opens a page saying whether the ticket is valid, without personal data', async () => {
+    const o = await newOrder(1);
+    const csrf = csrfOf((await t.app.inject({ method: 'GET', url: o.path })).body);
+    await t.app.inject({ method: 'POST', url: o.path, payload: { csrf } });
+    const ticket = await t.ctx.db
+      .selectFrom('tickets as tk')
+      .innerJoin('orders as od', 'od.id', 'tk.order_id')
+      .select(['tk.qr_token', 'tk.ref', 'od.qr_token as order_qr'])
+      .where('od.ref', '=', o.ref)
+      .executeTakeFirstOrThrow();
+    const page = await t.app.inject({ method: 'GET', url: `/t/${ticket.qr_token}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`${ticket.ref}`);
+    expect(page.body).toMatch(/valid\./);
+    expect(page.body).not.toContain('Bea');
+    expect((await t.app.inject({ method: 'GET', url: `/t/o/${ticket.order_qr}` })).body).toContain('1 valid ticket.');
+    await t.call(a.tokens.all, { method: 'POST', url: `/api/v1/orders/${o.ref}/refund` });
+    expect((await t.app.inject({ method: 'GET', url: `/t/${ticket.qr_token}` })).body).toContain('no longer valid');
+    expect((await t.app.inject({ method: 'GET', url: '/t/not-a-ticket' })).statusCode).toBe(404);
+  });
+
   it('revoking the link makes the old pay and order pages 404', async () => {
     const o = await newOrder(1);
     await t.call(a.tokens.all, { method: 'PATCH', url: `/api/v1/orders/${o.ref}`, payload: { revoke_link: true } });

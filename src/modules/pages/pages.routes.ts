@@ -8,6 +8,7 @@ import { loadPageTheme } from '../themes/page-theme.ts';
 import { PAGE_CSS, eventHeader, ledger, receipt, ticketCards } from './order-views.ts';
 import { confirmCard, loadBySecret, notPayableMessage, paySandbox, payState, startCardPayment } from './pay-order.ts';
 import { shopRoutes } from './shop.routes.ts';
+import { qrRoutes } from './qr.routes.ts';
 
 /** Progressive enhancement: the hold counts down when scripts run; the page works without. */
 const COUNTDOWN =
@@ -59,6 +60,7 @@ async function render(
 export async function pagesRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
   await app.register(shopRoutes);
+  await app.register(qrRoutes);
 
   app.get<{ Params: { secret: string } }>(
     '/pay/:secret',
