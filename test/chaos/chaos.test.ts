@@ -71,6 +71,33 @@ async function invariants(db: Db): Promise<string[]> {
   return out;
 }
 
+/** An account with one event selling one capped ticket type; returns its tokens and the type id. */
+async function sellingEvent(slug: string, capacity: number) {
+  const a = await seedAccount(
+    t.ctx,
+    makeAccountFile({ events: [makeEvent({ slug, ticket_types: [{ key: 'ga', name: 'GA', price: 2500, capacity }] })] }),
+  );
+  const row = await t.ctx.db
+    .selectFrom('ticket_types as tt')
+    .innerJoin('events as e', 'e.id', 'tt.event_id')
+    .select('tt.id')
+    .where('e.slug', '=', slug)
+    .executeTakeFirstOrThrow();
+  return { a, typeId: row.id };
+}
+
+/** The environment of a real server process on this test's database. */
+function serverEnv(port: number): Record<string, string> {
+  return {
+    DATABASE_URL: t.ctx.config.databaseUrl!,
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
+    NODE_ENV: 'production',
+    ADMIT_RATE_LIMIT_PER_MIN: '0',
+    LOG_LEVEL: 'silent',
+  };
+}
+
 describe('chaos', () => {
   it('payment provider faults during refunds: no refund twice, none lost', async () => {
     const refs = Array.from({ length: 20 }, (_, i) => `CH-${String(i).padStart(3, '0')}`);
@@ -182,20 +209,7 @@ describe('chaos', () => {
   });
 
   it('database connections killed mid-request: no half-written order, no leaked stock', async () => {
-    const a = await seedAccount(
-      t.ctx,
-      makeAccountFile({
-        events: [makeEvent({ slug: 'kill', ticket_types: [{ key: 'ga', name: 'GA', price: 2500, capacity: 500 }] })],
-      }),
-    );
-    const typeId = (
-      await t.ctx.db
-        .selectFrom('ticket_types as tt')
-        .innerJoin('events as e', 'e.id', 'tt.event_id')
-        .select('tt.id')
-        .where('e.slug', '=', 'kill')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const { a, typeId } = await sellingEvent('kill', 500);
     const dbName = new URL(t.ctx.config.databaseUrl!).pathname.slice(1);
     const killer = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await killer.connect();
@@ -235,30 +249,10 @@ describe('chaos', () => {
   });
 
   it('server killed with SIGKILL during orders, payments and refunds: consistent after restart', async () => {
-    const a = await seedAccount(
-      t.ctx,
-      makeAccountFile({
-        events: [makeEvent({ slug: 'crash', ticket_types: [{ key: 'ga', name: 'GA', price: 2500, capacity: 1000 }] })],
-      }),
-    );
-    const typeId = (
-      await t.ctx.db
-        .selectFrom('ticket_types as tt')
-        .innerJoin('events as e', 'e.id', 'tt.event_id')
-        .select('tt.id')
-        .where('e.slug', '=', 'crash')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const { a, typeId } = await sellingEvent('crash', 1000);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env = {
-      DATABASE_URL: t.ctx.config.databaseUrl!,
-      PORT: String(port),
-      BASE_URL: base,
-      NODE_ENV: 'production',
-      ADMIT_RATE_LIMIT_PER_MIN: '0',
-      LOG_LEVEL: 'silent',
-    };
+    const env = serverEnv(port);
     const post = (p: string, body?: unknown, headers: Record<string, string> = {}) =>
       new Promise<number>((resolve) => {
         const req = http.request(
@@ -343,33 +337,10 @@ describe('chaos', () => {
   });
 
   it('SIGTERM drains in-flight requests before the process exits', async () => {
-    const a = await seedAccount(
-      t.ctx,
-      makeAccountFile({
-        events: [makeEvent({ slug: 'drain', ticket_types: [{ key: 'ga', name: 'GA', price: 2500, capacity: 1000 }] })],
-      }),
-    );
-    const typeId = (
-      await t.ctx.db
-        .selectFrom('ticket_types as tt')
-        .innerJoin('events as e', 'e.id', 'tt.event_id')
-        .select('tt.id')
-        .where('e.slug', '=', 'drain')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const { a, typeId } = await sellingEvent('drain', 1000);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const server = await startServer(
-      {
-        DATABASE_URL: t.ctx.config.databaseUrl!,
-        PORT: String(port),
-        BASE_URL: base,
-        NODE_ENV: 'production',
-        ADMIT_RATE_LIMIT_PER_MIN: '0',
-        LOG_LEVEL: 'silent',
-      },
-      base,
-    );
+    const server = await startServer(serverEnv(port), base);
     const exited = new Promise<number | null>((r) => server.once('exit', (code) => r(code)));
     const inFlight = Array.from({ length: 40 }, () =>
       fetch(`${base}/api/v1/events/drain/orders`, {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 import type { OrderIn } from '../import/account-file.ts';
+import { INCOME_FIGURES } from './income.ts';
 
 let t: TestApp;
 let a: Awaited<ReturnType<typeof seedAccount>>;
@@ -559,21 +560,7 @@ describe('money identities (property)', () => {
               url: `/api/v1/events/${slug}/income?range=all`,
             })
           ).json();
-          const keys = [
-            'orders',
-            'gross_cents',
-            'discount_cents',
-            'refund_cents',
-            'refunded_orders',
-            'collected_cents',
-            'tax_cents',
-            'fees_cents',
-            'platform_fee_cents',
-            'unpriced_payments',
-            'net_cents',
-            'pending_cents',
-            'pending_orders',
-          ];
+          const keys = INCOME_FIGURES;
           for (const k of keys)
             expect(
               r.months.reduce((s: number, m: Record<string, number>) => s + m[k]!, 0),
