@@ -100,7 +100,7 @@ async function main(): Promise<void> {
       return r;
     };
 
-    server = startProcess(['bin/admit.mjs', 'serve'], {
+    server = startProcess([...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/admit.mjs', 'serve'], {
       DATABASE_URL: url,
       PORT: String(port),
       BASE_URL: base,

@@ -28,17 +28,22 @@ export interface TestAppOptions {
   log?: Logger;
   /** Extra routes for a test, registered before the app is ready. */
   beforeReady?: (app: FastifyInstance) => void;
+  /** A second instance on another app's PostgreSQL database (its own pool, queues and caches). */
+  sameDatabaseAs?: TestApp;
 }
 
 /** A fresh app on a fresh database (PGlite in memory, or a new database on DATABASE_URL). */
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
-  const testDb = await createTestDatabase();
+  const shared = opts.sameDatabaseAs?.ctx.config.databaseUrl;
+  if (opts.sameDatabaseAs && !shared) throw new Error('sameDatabaseAs needs DATABASE_URL (PGlite here is in memory)');
+  const testDb = shared ? { url: shared, drop: async () => undefined } : await createTestDatabase();
   const config: Config = {
     ...loadConfig({ NODE_ENV: 'test' }),
     baseUrl: 'http://admit.test',
     databaseUrl: testDb.url,
     rateLimitPerMin: 0,
     tokenCacheMs: 0,
+    catalogueCacheMs: 0,
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...opts.config,
   };

@@ -15,6 +15,11 @@ export interface Config {
   logLevel: string;
   /** How long a token lookup is reused by this instance (ms); 0 looks every request up. */
   tokenCacheMs: number;
+  /**
+   * How long this instance reuses an event's catalogue rows (event, ticket types, goods, sessions)
+   * read from the database (ms). They change only by import; 0 reads them every request.
+   */
+  catalogueCacheMs: number;
   /** SMTP connect, greeting and socket timeouts (ms): a hanging mail server must not hold the dispatcher. */
   smtpTimeoutMs: number;
 }
@@ -62,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: 1024 * 1024,
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     tokenCacheMs: 5_000,
+    catalogueCacheMs: 1_000,
     smtpTimeoutMs: 10_000,
   };
 }

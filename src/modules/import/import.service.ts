@@ -1,3 +1,4 @@
+import { clearCaches } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -21,7 +22,7 @@ export interface ImportResult {
  */
 export async function importAccount(ctx: AppContext, input: unknown, opts: { replace?: boolean } = {}): Promise<ImportResult> {
   const file = parseAccountFile(input);
-  return ctx.db.transaction().execute(async (trx) => {
+  const result = await ctx.db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom('accounts').select('id').where('slug', '=', file.account.slug).executeTakeFirst();
     if (existing && !opts.replace) {
       throw new AppError(
@@ -38,6 +39,9 @@ export async function importAccount(ctx: AppContext, input: unknown, opts: { rep
     }
     return { account: file.account.slug, events: file.events?.length ?? 0, orders, replaced: Boolean(existing) };
   });
+  // this instance sees the new catalogue at once; others within their cache TTL (catalogueCacheMs)
+  clearCaches(ctx.db);
+  return result;
 }
 
 async function writeAccount(db: Db, f: AccountFile): Promise<number> {

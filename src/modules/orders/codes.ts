@@ -62,16 +62,3 @@ export async function applyCodes(
   }
   return out;
 }
-
-/** Counts the redemptions inside the order's transaction; a code used up meanwhile fails the order. */
-export async function redeemCodes(trx: Db, codes: readonly AppliedCode[]): Promise<void> {
-  for (const c of codes) {
-    const r = await trx
-      .updateTable('discount_codes')
-      .set((eb) => ({ uses: eb('uses', '+', 1) }))
-      .where('id', '=', c.id)
-      .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
-      .executeTakeFirst();
-    if (r.numUpdatedRows === 0n) throw invalidCode(`The code "${c.code}" has been used up`);
-  }
-}

@@ -2,6 +2,7 @@ import type { Db } from '../../platform/db/database.ts';
 import { iso } from '../../platform/time.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { discountsOf, linesOf, ticketRefsOf, type OrderRecord } from './orders.repo.ts';
+import type { PricedLine } from './pricing.ts';
 
 /** The order read shape of contract section 4 (list and single read). */
 export interface OrderView {
@@ -45,47 +46,64 @@ export interface OrderDetailView extends OrderView {
 export async function presentOrders(db: Db, orders: OrderRecord[]): Promise<OrderView[]> {
   const ids = orders.map((o) => o.id);
   const [lines, discounts] = await Promise.all([linesOf(db, ids), discountsOf(db, ids)]);
-  return orders.map((o) => {
-    const own = lines.filter((l) => l.order_id === o.id);
-    return {
-      ref: o.ref,
-      event: o.event_slug,
-      status: o.status,
-      currency: o.currency,
-      fx_rate: Number(o.fx_rate),
-      subtotal_cents: o.subtotal_cents,
-      discount_cents: o.discount_cents,
-      total_cents: o.total_cents,
-      refunded_cents: o.refunded_cents,
-      name: o.name,
-      email: o.email,
-      audience: o.audience_key,
-      portal: o.portal_key,
-      created_at: iso(o.created_at),
-      paid_at: iso(o.paid_at),
-      canceled_at: iso(o.canceled_at),
-      refunded_at: iso(o.refunded_at),
-      items: own
-        .filter((l) => l.kind === 'tickets')
-        .map((l) => ({
-          ticket_type_id: l.ticket_type_id!,
-          name: l.name,
-          quantity: l.quantity,
-          unit_price_cents: l.unit_price_cents,
-          total_cents: l.total_cents,
-        })),
-      lines: own.map((l) => ({
-        kind: l.kind,
+  return orders.map((o) =>
+    orderView(
+      o,
+      lines.filter((l) => l.order_id === o.id),
+      discounts.filter((d) => d.order_id === o.id),
+    ),
+  );
+}
+
+type LineFields = Pick<
+  PricedLine,
+  'kind' | 'ticket_type_id' | 'name' | 'quantity' | 'unit_price_cents' | 'total_cents' | 'tax_cents' | 'tax_rate_bp'
+>;
+
+/** One order's read shape from its row, its lines in position order and its discounts in redemption order. */
+export function orderView(
+  o: OrderRecord,
+  lines: readonly LineFields[],
+  discounts: ReadonlyArray<{ code: string; amount_cents: number }>,
+): OrderView {
+  return {
+    ref: o.ref,
+    event: o.event_slug,
+    status: o.status,
+    currency: o.currency,
+    fx_rate: Number(o.fx_rate),
+    subtotal_cents: o.subtotal_cents,
+    discount_cents: o.discount_cents,
+    total_cents: o.total_cents,
+    refunded_cents: o.refunded_cents,
+    name: o.name,
+    email: o.email,
+    audience: o.audience_key,
+    portal: o.portal_key,
+    created_at: iso(o.created_at),
+    paid_at: iso(o.paid_at),
+    canceled_at: iso(o.canceled_at),
+    refunded_at: iso(o.refunded_at),
+    items: lines
+      .filter((l) => l.kind === 'tickets')
+      .map((l) => ({
+        ticket_type_id: l.ticket_type_id!,
         name: l.name,
         quantity: l.quantity,
         unit_price_cents: l.unit_price_cents,
         total_cents: l.total_cents,
-        tax_cents: l.tax_cents,
-        tax_rate_bp: l.tax_rate_bp,
       })),
-      discounts: discounts.filter((d) => d.order_id === o.id).map((d) => ({ code: d.code, amount_cents: d.amount_cents })),
-    };
-  });
+    lines: lines.map((l) => ({
+      kind: l.kind,
+      name: l.name,
+      quantity: l.quantity,
+      unit_price_cents: l.unit_price_cents,
+      total_cents: l.total_cents,
+      tax_cents: l.tax_cents,
+      tax_rate_bp: l.tax_rate_bp,
+    })),
+    discounts: discounts.map((d) => ({ code: d.code, amount_cents: d.amount_cents })),
+  };
 }
 
 export async function presentOrderDetail(db: Db, order: OrderRecord): Promise<OrderDetailView> {

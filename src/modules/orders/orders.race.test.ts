@@ -103,3 +103,44 @@ describe('races', () => {
     expect(await sold('idem')).toBe(1);
   });
 });
+
+describe.runIf(process.env.DATABASE_URL)('two app instances on one database', () => {
+  it('400 orders split over two instances, each batching on its own: never more than the capacity sold', async () => {
+    const duo = await seedAccount(
+      t.ctx,
+      makeAccountFile({
+        slug: 'duo',
+        events: [makeEvent({ slug: 'duo', ticket_types: [{ key: 'two', name: 'Two', price: 1000, capacity: 120 }] })],
+      }),
+    );
+    const typeId = (await t.ctx.db.selectFrom('ticket_types').select('id').where('key', '=', 'two').executeTakeFirstOrThrow()).id;
+    const second = await createTestApp({ sameDatabaseAs: t });
+    try {
+      const quantity = (i: number) => (i % 3 === 0 ? 2 : 1);
+      const results = await Promise.all(
+        Array.from({ length: 400 }, (_, i) =>
+          (i % 2 ? second : t).call(duo.tokens.all, {
+            method: 'POST',
+            url: '/api/v1/events/duo/orders',
+            headers: { 'content-type': 'application/json' },
+            payload: JSON.stringify({ items: [{ ticket_type_id: typeId, quantity: quantity(i) }] }),
+          }),
+        ),
+      );
+      expect(results.every((r) => r.statusCode === 201 || r.statusCode === 409)).toBe(true);
+      const okIdx = results.map((r, i) => (r.statusCode === 201 ? i : -1)).filter((i) => i >= 0);
+      // both instances sold: the lock on the inventory row, not either process, keeps the count
+      expect(okIdx.some((i) => i % 2 === 0) && okIdx.some((i) => i % 2 === 1)).toBe(true);
+      const units = okIdx.reduce((n, i) => n + quantity(i), 0);
+      expect(units).toBeLessThanOrEqual(120);
+      // first come, first served: at most one unit is left when only pairs are still asking
+      expect(units).toBeGreaterThanOrEqual(119);
+      expect(await sold('two')).toBe(units);
+      const inv = await sql<{ taken: number }>`select i.taken from inventory i join ticket_types tt on tt.inventory_id = i.id
+        where tt.key = 'two'`.execute(t.ctx.db);
+      expect(inv.rows[0]!.taken).toBe(units);
+    } finally {
+      await second.close();
+    }
+  });
+});

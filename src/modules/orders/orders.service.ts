@@ -6,7 +6,14 @@ import { loadVisibleEvent } from '../events/events.service.ts';
 import { voidTerminalPayment } from '../payments/terminal.ts';
 import { cancelFailed, invalidBody, invalidIdempotencyKey, notCancelable, orderNotFound } from './orders.errors.ts';
 import { findOrderById, findOrderByRef, listOrders, logOrder, type OrderRecord } from './orders.repo.ts';
-import { capabilityUrls, presentOrderDetail, presentOrders, type OrderDetailView, type OrderView } from './orders.presenter.ts';
+import {
+  capabilityUrls,
+  orderView,
+  presentOrderDetail,
+  presentOrders,
+  type OrderDetailView,
+  type OrderView,
+} from './orders.presenter.ts';
 import { placeOrder } from './place-order.ts';
 import { expireHolds, releaseStock } from './stock.ts';
 
@@ -51,6 +58,12 @@ export async function createOrderViaApi(
     channel: 'api',
     ...(idempotencyKey !== undefined ? { idempotency: { tokenId: p.tokenId, key: idempotencyKey } } : {}),
   });
+  if (placed.written) {
+    // built from what was written: an API order has no audience or portal
+    const { order, lines, codes } = placed.written;
+    const record = { ...order, event_slug: event.slug, audience_key: null, portal_key: null };
+    return { created: true, order: { ...orderView(record, lines, codes), ...capabilityUrls(ctx, order) } };
+  }
   const order = (await findOrderById(ctx.db, p.accountId, placed.orderId))!;
   const [view] = await presentOrders(ctx.db, [order]);
   return { created: placed.created, order: { ...view!, ...capabilityUrls(ctx, order) } };

@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/jobs/outbox.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
 import { logOrder } from '../orders/orders.repo.ts';
-import { isUniqueViolation } from '../orders/place-order.ts';
+import { isUniqueViolation } from '../../platform/db/pg-errors.ts';
 import { releaseStock } from '../orders/stock.ts';
 import { accountOf } from '../payments/payments.service.ts';
 import { paymentsUnavailable, providerFor, ProviderError, type PaymentProvider } from '../payments/providers.ts';

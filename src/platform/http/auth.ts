@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { cacheOf } from '../cache.ts';
 import type { Db } from '../db/database.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
 
@@ -33,8 +34,6 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
  * Resolves the bearer token to its principal. Tokens are stored as SHA-256 hashes: the lookup
  * is by hash, then the stored hash is compared in constant time before it is trusted.
  */
-const caches = new WeakMap<Db, Map<string, { principal: Principal; until: number }>>();
-
 /**
  * Resolves the bearer token, reusing a lookup for `cacheMs` (a few seconds): every request of a
  * busy integration would otherwise pay a database round trip. A token deleted elsewhere keeps
@@ -45,16 +44,7 @@ export async function authenticate(db: Db, request: FastifyRequest, cacheMs = 0)
   const m = typeof header === 'string' ? BEARER.exec(header.trim()) : null;
   if (!m) throw unauthorized();
   const hash = hashToken(m[1]!);
-  if (cacheMs <= 0) return lookupToken(db, hash);
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  const hit = cache.get(hash);
-  const now = Date.now();
-  if (hit && hit.until > now) return hit.principal;
-  const principal = await lookupToken(db, hash);
-  if (cache.size > 10_000) cache.clear();
-  cache.set(hash, { principal, until: now + cacheMs });
-  return principal;
+  return cacheOf<Principal>(db, 'tokens', cacheMs).get(hash, () => lookupToken(db, hash));
 }
 
 async function lookupToken(db: Db, hash: string): Promise<Principal> {

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
+import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
+import { writeBatch, type WriteOutcome } from './order-writer.ts';
+import { prepareOrder, type PlaceOrderInput } from './place-order.ts';
+
+/**
+ * The write stage on its own: several prepared orders in one batch (one transaction), as group
+ * commit forms them under load. HTTP-level races are in orders.race.test.ts.
+ */
+let t: TestApp;
+let accountId: number;
+let event: EventRow;
+let ids: Record<string, number>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedAccount(
+    t.ctx,
+    makeAccountFile({
+      slug: 'writer',
+      events: [
+        makeEvent({
+          slug: 'batch',
+          ticket_types: [
+            { key: 'three', name: 'Three', price: 1000, capacity: 3 },
+            { key: 'one', name: 'One', price: 1000, capacity: 1 },
+            { key: 'many', name: 'Many', price: 1000, capacity: 1000 },
+            { key: 'none', name: 'None', price: 1000, capacity: 0 },
+          ],
+          discount_codes: [{ code: 'ONCE', amount_off: 100, max_uses: 1 }],
+        }),
+      ],
+    }),
+  );
+  const account = await t.ctx.db.selectFrom('accounts').select('id').where('slug', '=', 'writer').executeTakeFirstOrThrow();
+  accountId = account.id;
+  event = (await findEventBySlug(t.ctx.db, accountId, 'batch'))!;
+  const rows = await t.ctx.db.selectFrom('ticket_types').select(['id', 'key']).where('event_id', '=', event.id).execute();
+  ids = Object.fromEntries(rows.map((r) => [r.key, r.id]));
+});
+afterAll(() => t.close());
+
+const input = (key: string, quantity: number, extra: Partial<PlaceOrderInput> = {}): PlaceOrderInput => ({
+  accountId,
+  event,
+  items: [{ ticket_type_id: ids[key]!, quantity }],
+  email: 'buyer@example.org',
+  channel: 'api',
+  ...extra,
+});
+
+async function batch(...inputs: PlaceOrderInput[]): Promise<WriteOutcome[]> {
+  const prepared = [];
+  for (const i of inputs) prepared.push(await prepareOrder(t.ctx, i));
+  return writeBatch(t.ctx, prepared);
+}
+
+const taken = async (key: string) =>
+  (
+    await t.ctx.db
+      .selectFrom('inventory as i')
+      .innerJoin('ticket_types as tt', 'tt.inventory_id', 'i.id')
+      .select('i.taken')
+      .where('tt.id', '=', ids[key]!)
+      .executeTakeFirstOrThrow()
+  ).taken;
+
+const rejection = (o: WriteOutcome | undefined) => (o && 'rejected' in o ? `${o.rejected.code}: ${o.rejected.message}` : null);
+
+describe('one batch, one transaction', () => {
+  it('grants first come, first served; a later order that still fits is granted after one that does not', async () => {
+    const out = await batch(input('three', 2), input('three', 2), input('three', 1));
+    expect('created' in out[0]! && out[0].created).toBe(true);
+    expect(rejection(out[1])).toBe('sold_out: "Three": only 1 left');
+    expect('created' in out[2]! && out[2].created).toBe(true);
+    expect(await taken('three')).toBe(3);
+    const written = await t.ctx.db.selectFrom('orders').select('id').where('event_id', '=', event.id).execute();
+    expect(written).toHaveLength(2);
+  });
+
+  it('names the item that is sold out, and writes nothing for it', async () => {
+    const out = await batch(input('none', 1));
+    expect(rejection(out[0])).toBe('sold_out: "None" is sold out');
+    expect(await taken('none')).toBe(0);
+  });
+
+  it('releases an expired hold under the lock before refusing, and sells its unit', async () => {
+    const [first] = await batch(input('one', 1, { holdMs: 60_000 }));
+    expect(first && 'created' in first && first.created).toBe(true);
+    const heldId = first && 'created' in first && first.created ? first.order.id : 0;
+    t.clock.advance(120_000); // the hold ran out; the sweeper has not run
+    try {
+      const [second] = await batch(input('one', 1));
+      expect(second && 'created' in second && second.created).toBe(true);
+      const held = await t.ctx.db.selectFrom('orders').select('status').where('id', '=', heldId).executeTakeFirstOrThrow();
+      expect(held.status).toBe('canceled');
+      expect(await taken('one')).toBe(1);
+    } finally {
+      t.clock.set('2026-11-22T12:00:00Z');
+    }
+  });
+
+  it('counts a code with one use left once: the second order in the batch is refused with invalid_code', async () => {
+    const out = await batch(input('many', 1, { codes: ['ONCE'] }), input('many', 1, { codes: ['ONCE'] }));
+    expect('created' in out[0]! && out[0].created).toBe(true);
+    expect(rejection(out[1])).toBe('invalid_code: The code "ONCE" has been used up');
+    const code = await t.ctx.db.selectFrom('discount_codes').select('uses').where('code', '=', 'ONCE').executeTakeFirstOrThrow();
+    expect(code.uses).toBe(1);
+  });
+
+  it('one Idempotency-Key twice in a batch makes one order; the second answers as its replay', async () => {
+    const idem = { tokenId: 1, key: 'same-key-in-batch' };
+    const out = await batch(input('many', 1, { idempotency: idem }), input('many', 1, { idempotency: idem }));
+    expect(out[0] && 'created' in out[0] && out[0].created).toBe(true);
+    const id = out[0] && 'created' in out[0] && out[0].created ? out[0].order.id : -1;
+    expect(out[1]).toEqual({ created: false, orderId: id });
+    const keys = await t.ctx.db.selectFrom('idempotency_keys').select('order_id').where('key', '=', idem.key).execute();
+    expect(keys).toEqual([{ order_id: id }]);
+  });
+
+  it('a refused order gives its Idempotency-Key back, so a retry can create the order later', async () => {
+    const idem = { tokenId: 1, key: 'refused-key' };
+    const [out] = await batch(input('none', 1, { idempotency: idem }));
+    expect(rejection(out)).toMatch(/^sold_out/);
+    const keys = await t.ctx.db.selectFrom('idempotency_keys').select('order_id').where('key', '=', idem.key).execute();
+    expect(keys).toEqual([]);
+  });
+});

@@ -1,0 +1,351 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { AppContext } from '../../platform/context.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { isRetryableConflict, isUniqueViolation } from '../../platform/db/pg-errors.ts';
+import type { OrdersTable } from '../../platform/db/schema.ts';
+import type { AppError } from '../../platform/errors.ts';
+import { randomRef, randomSecret } from '../../platform/secrets.ts';
+import type { AppliedCode } from './codes.ts';
+import { fulfilOrder } from './fulfil-order.ts';
+import { invalidCode, soldOut } from './orders.errors.ts';
+import type { PricedLine } from './pricing.ts';
+import { expireHolds } from './stock.ts';
+
+/**
+ * The write stage of the checkout pipeline, with group commit.
+ *
+ * Every order that passed validation and pricing is queued here per event. While one batch of
+ * that event's orders is being written, the orders that arrive queue up; when it commits, the
+ * next batch takes all of them (up to MAX_BATCH). A batch is one short transaction: it claims
+ * the Idempotency-Keys, locks the inventory rows it needs (id order) and reads capacity and
+ * taken under that lock (the availability read of spec rule 8, exact because nothing can change
+ * them until the commit), grants orders first come first served, redeems codes under their row
+ * locks, and writes all granted orders with one statement per table. With no contention a batch
+ * is a single order and adds no waiting; under a flash sale the cost of the hot inventory row
+ * (one lock, one commit) is shared by every order in the batch.
+ *
+ * Correctness never depends on this process being alone: capacity is checked under the row lock
+ * inside the transaction, so batches from any number of instances serialise on the row and
+ * can never oversell. The queue is only a way to share a transaction; losing it (a crash) loses
+ * nothing that was committed, and nothing that was not committed was answered.
+ */
+
+export interface PreparedOrder {
+  /** the order row to insert, without the generated ref and secrets */
+  row: Omit<Insertable<OrdersTable>, 'ref' | 'access_secret' | 'qr_token'>;
+  lines: PricedLine[];
+  codes: AppliedCode[];
+  /** units per inventory row */
+  units: Map<number, number>;
+  /** display names per inventory row, for sold_out messages */
+  names: Map<number, string>;
+  idempotency?: { tokenId: number; key: string };
+  now: Date;
+}
+
+export type OrderRow = Selectable<OrdersTable>;
+
+export type WriteOutcome = { created: true; order: OrderRow } | { created: false; orderId: number } | { rejected: AppError };
+
+/** Largest number of orders written by one transaction. */
+export const MAX_BATCH = 200;
+
+interface Job {
+  order: PreparedOrder;
+  resolve: (o: WriteOutcome) => void;
+  reject: (e: unknown) => void;
+}
+
+interface Queue {
+  waiting: Job[];
+  running: boolean;
+}
+
+const queues = new WeakMap<Db, Map<number, Queue>>();
+
+/** Writes one prepared order, sharing a transaction with the event's other orders in flight. */
+export function writeOrder(ctx: AppContext, order: PreparedOrder): Promise<WriteOutcome> {
+  let byEvent = queues.get(ctx.db);
+  if (!byEvent) queues.set(ctx.db, (byEvent = new Map()));
+  const eventId = order.row.event_id;
+  let queue = byEvent.get(eventId);
+  if (!queue) byEvent.set(eventId, (queue = { waiting: [], running: false }));
+  const q = queue;
+  return new Promise<WriteOutcome>((resolve, reject) => {
+    q.waiting.push({ order, resolve, reject });
+    if (!q.running) void drain(ctx, q, byEvent, eventId);
+  });
+}
+
+async function drain(ctx: AppContext, q: Queue, byEvent: Map<number, Queue>, eventId: number): Promise<void> {
+  q.running = true;
+  try {
+    while (q.waiting.length) {
+      const jobs = q.waiting.splice(0, MAX_BATCH);
+      try {
+        const outcomes = await writeBatch(
+          ctx,
+          jobs.map((j) => j.order),
+        );
+        jobs.forEach((j, i) => j.resolve(outcomes[i]!));
+      } catch (err) {
+        for (const j of jobs) j.reject(err);
+      }
+    }
+  } finally {
+    q.running = false;
+    if (q.waiting.length === 0) byEvent.delete(eventId);
+    else void drain(ctx, q, byEvent, eventId);
+  }
+}
+
+const COLLISIONS = ['orders_account_id_ref_key', 'orders_qr_token_key', 'orders_access_secret_key'];
+
+/** One transaction for the batch; retried with new refs if a generated one collided, or on a deadlock. */
+export async function writeBatch(ctx: AppContext, orders: PreparedOrder[]): Promise<WriteOutcome[]> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await ctx.db.transaction().execute((trx) => batchTransaction(trx, ctx, orders));
+    } catch (err) {
+      if (attempt < 3 && (isUniqueViolation(err, COLLISIONS) || isRetryableConflict(err))) continue;
+      throw err;
+    }
+  }
+}
+
+async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[]): Promise<WriteOutcome[]> {
+  const outcomes: Array<WriteOutcome | undefined> = new Array(orders.length);
+  const now = orders[0]!.now;
+
+  // 1. Idempotency-Keys. A key repeated inside the batch follows its first use.
+  const leaderOf = new Map<number, number>();
+  const firstByKey = new Map<string, number>();
+  orders.forEach((o, i) => {
+    if (!o.idempotency) return;
+    const k = `${o.idempotency.tokenId}\u0000${o.idempotency.key}`;
+    const first = firstByKey.get(k);
+    if (first === undefined) firstByKey.set(k, i);
+    else leaderOf.set(i, first);
+  });
+  const keyed = [...firstByKey.values()];
+  if (keyed.length) {
+    // sorted, so two batches claiming the same keys take their index locks in the same order
+    keyed.sort((a, b) => compareKeys(orders[a]!.idempotency!, orders[b]!.idempotency!));
+    const claimed = await trx
+      .insertInto('idempotency_keys')
+      .values(
+        keyed.map((i) => ({
+          account_id: orders[i]!.row.account_id,
+          token_id: orders[i]!.idempotency!.tokenId,
+          key: orders[i]!.idempotency!.key,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['token_id', 'key']).doNothing())
+      .returning(['token_id', 'key'])
+      .execute();
+    const won = new Set(claimed.map((c) => `${c.token_id}\u0000${c.key}`));
+    const lost = keyed.filter((i) => !won.has(`${orders[i]!.idempotency!.tokenId}\u0000${orders[i]!.idempotency!.key}`));
+    for (const i of lost) {
+      const k = orders[i]!.idempotency!;
+      const row = await trx
+        .selectFrom('idempotency_keys')
+        .select('order_id')
+        .where('token_id', '=', k.tokenId)
+        .where('key', '=', k.key)
+        .executeTakeFirst();
+      if (row?.order_id == null) throw new Error('idempotency key row without an order');
+      outcomes[i] = { created: false, orderId: row.order_id };
+    }
+  }
+  const active = orders.map((_, i) => i).filter((i) => outcomes[i] === undefined && !leaderOf.has(i));
+
+  // 2. Stock, under the inventory rows' locks: first come, first served.
+  const inventoryIds = [...new Set(active.flatMap((i) => [...orders[i]!.units.keys()]))].sort((a, b) => a - b);
+  let granted = active;
+  if (inventoryIds.length) {
+    let stock = await lockInventory(trx, inventoryIds);
+    let allocation = allocate(orders, active, stock);
+    if (allocation.shortOf.size) {
+      // Holds that ran out still count in `taken` until swept: release those on the rows that
+      // came up short, then allocate again from what the rows now say.
+      let released = 0;
+      for (const id of [...allocation.shortOf].sort((a, b) => a - b))
+        released += (await expireHolds(trx, now, { inventoryId: id })).length;
+      if (released) {
+        stock = await lockInventory(trx, inventoryIds);
+        allocation = allocate(orders, active, stock);
+      }
+    }
+    granted = allocation.granted;
+    for (const [i, err] of allocation.rejected) outcomes[i] = { rejected: err };
+  }
+
+  // 3. Discount codes with limited uses, under their rows' locks, in the same arrival order.
+  const codeIds = [...new Set(granted.flatMap((i) => orders[i]!.codes.map((c) => c.id)))].sort((a, b) => a - b);
+  const uses = new Map<number, number>();
+  if (codeIds.length) {
+    const rows = await trx
+      .selectFrom('discount_codes')
+      .select(['id', 'uses', 'max_uses'])
+      .where('id', 'in', codeIds)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    const left = new Map(rows.map((r) => [r.id, r.max_uses === null ? Infinity : r.max_uses - r.uses]));
+    granted = granted.filter((i) => {
+      const used = orders[i]!.codes.find((c) => (left.get(c.id) ?? 0) < 1);
+      if (used) {
+        outcomes[i] = { rejected: invalidCode(`The code "${used.code}" has been used up`) };
+        return false;
+      }
+      for (const c of orders[i]!.codes) {
+        left.set(c.id, left.get(c.id)! - 1);
+        uses.set(c.id, (uses.get(c.id) ?? 0) + 1);
+      }
+      return true;
+    });
+  }
+
+  // Keys claimed by orders that were refused are given back, so a retry can create its order.
+  const refusedKeys = keyed.filter((i) => outcomes[i] && 'rejected' in outcomes[i]!);
+  for (const i of refusedKeys) {
+    await trx
+      .deleteFrom('idempotency_keys')
+      .where('token_id', '=', orders[i]!.idempotency!.tokenId)
+      .where('key', '=', orders[i]!.idempotency!.key)
+      .execute();
+  }
+
+  if (granted.length) {
+    // 4. The orders, their lines, discounts and log, one statement each.
+    const values = granted.map((i) => ({
+      ...orders[i]!.row,
+      ref: randomRef(),
+      access_secret: randomSecret(),
+      qr_token: randomSecret(),
+    }));
+    const inserted = await trx.insertInto('orders').values(values).returningAll().execute();
+    const byRef = new Map(inserted.map((o) => [o.ref, o]));
+    const rows = values.map((v) => byRef.get(v.ref)!);
+    if (rows.some((r) => !r)) throw new Error('order insert did not return every row');
+    const lineRows = granted.flatMap((i, n) =>
+      orders[i]!.lines.map((l, position) => ({
+        ...l,
+        account_id: rows[n]!.account_id,
+        order_id: rows[n]!.id,
+        event_id: rows[n]!.event_id,
+        position,
+      })),
+    );
+    if (lineRows.length) await trx.insertInto('order_lines').values(lineRows).execute();
+    const discountRows = granted.flatMap((i, n) =>
+      orders[i]!.codes.map((c, position) => ({
+        account_id: rows[n]!.account_id,
+        order_id: rows[n]!.id,
+        discount_code_id: c.id,
+        code: c.code,
+        amount_cents: c.amount_cents,
+        position,
+      })),
+    );
+    if (discountRows.length) await trx.insertInto('order_discounts').values(discountRows).execute();
+    await trx
+      .insertInto('order_log')
+      .values(
+        granted.map((i, n) => ({
+          account_id: rows[n]!.account_id,
+          order_id: rows[n]!.id,
+          action: 'created',
+          data: JSON.stringify({ channel: orders[i]!.row.channel, total_cents: orders[i]!.row.total_cents }),
+          created_at: now,
+        })),
+      )
+      .execute();
+
+    // 5. Stock and code uses taken, one statement each.
+    const taken = new Map<number, number>();
+    for (const i of granted) for (const [id, q] of orders[i]!.units) taken.set(id, (taken.get(id) ?? 0) + q);
+    if (taken.size) {
+      const ids = [...taken.keys()].sort((a, b) => a - b);
+      await sql`update inventory i set taken = i.taken + u.q
+        from unnest(${ids}::bigint[], ${ids.map((id) => taken.get(id)!)}::int[]) as u(id, q) where i.id = u.id`.execute(trx);
+    }
+    if (uses.size) {
+      const ids = [...uses.keys()];
+      await sql`update discount_codes d set uses = d.uses + u.n
+        from unnest(${ids}::bigint[], ${ids.map((id) => uses.get(id)!)}::int[]) as u(id, n) where d.id = u.id`.execute(trx);
+    }
+
+    // 6. Zero-total orders are paid at once: tickets minted, ticket mail queued.
+    for (let n = 0; n < granted.length; n++) {
+      if (rows[n]!.total_cents === 0) {
+        await fulfilOrder(trx, ctx, rows[n]!, now, 'zero total');
+        rows[n] = await trx.selectFrom('orders').selectAll().where('id', '=', rows[n]!.id).executeTakeFirstOrThrow();
+      }
+    }
+
+    // 7. Each claimed key now names its order.
+    const keyedGranted = granted.map((i, n) => ({ i, n })).filter(({ i }) => orders[i]!.idempotency);
+    if (keyedGranted.length) {
+      await sql`update idempotency_keys k set order_id = u.order_id
+        from unnest(${keyedGranted.map(({ i }) => orders[i]!.idempotency!.tokenId)}::bigint[],
+                    ${keyedGranted.map(({ i }) => orders[i]!.idempotency!.key)}::text[],
+                    ${keyedGranted.map(({ n }) => rows[n]!.id)}::bigint[]) as u(token_id, key, order_id)
+        where k.token_id = u.token_id and k.key = u.key`.execute(trx);
+    }
+    granted.forEach((i, n) => (outcomes[i] = { created: true, order: rows[n]! }));
+  }
+
+  // A key used twice in one batch answers like a replay of its first use (or shares its refusal).
+  for (const [i, leader] of leaderOf) {
+    const o = outcomes[leader]!;
+    outcomes[i] = 'created' in o && o.created ? { created: false, orderId: o.order.id } : o;
+  }
+  return outcomes.map((o) => o!);
+}
+
+interface Stock {
+  remaining: Map<number, number>;
+}
+
+async function lockInventory(trx: Db, ids: number[]): Promise<Stock> {
+  const rows = await trx
+    .selectFrom('inventory')
+    .select(['id', 'capacity', 'taken'])
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return { remaining: new Map(rows.map((r) => [r.id, Math.max(0, r.capacity - r.taken)])) };
+}
+
+/** First come, first served: an order is granted only when every row it needs has its units left. */
+function allocate(
+  orders: PreparedOrder[],
+  candidates: number[],
+  stock: Stock,
+): { granted: number[]; rejected: Map<number, AppError>; shortOf: Set<number> } {
+  const remaining = new Map(stock.remaining);
+  const granted: number[] = [];
+  const rejected = new Map<number, AppError>();
+  const shortOf = new Set<number>();
+  for (const i of candidates) {
+    const o = orders[i]!;
+    const short = [...o.units].find(([id, q]) => (remaining.get(id) ?? 0) < q);
+    if (short) {
+      const [id] = short;
+      const left = remaining.get(id) ?? 0;
+      const name = o.names.get(id) ?? 'An item';
+      rejected.set(i, soldOut(left === 0 ? `"${name}" is sold out` : `"${name}": only ${left} left`));
+      shortOf.add(id);
+      continue;
+    }
+    for (const [id, q] of o.units) remaining.set(id, remaining.get(id)! - q);
+    granted.push(i);
+  }
+  return { granted, rejected, shortOf };
+}
+
+function compareKeys(a: { tokenId: number; key: string }, b: { tokenId: number; key: string }): number {
+  return a.tokenId - b.tokenId || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
