@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { bucketBounds, bucketLabel, bucketOf } from './buckets.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { windowSql } from './income.ts';
@@ -40,14 +41,9 @@ export type ReportQuery = Record<string, string | string[] | undefined>;
 
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
-function keyExpr(group: Group, stamp: RawBuilder<unknown>, tz: string): RawBuilder<string> {
+/** The grouping key of the non-calendar groups. */
+function keyExpr(group: 'audience' | 'status' | 'code'): RawBuilder<string> {
   switch (group) {
-    case 'day':
-      return sql`to_char(${stamp} at time zone ${tz}, 'YYYY-MM-DD')`;
-    case 'week':
-      return sql`to_char(date_trunc('week', ${stamp} at time zone ${tz}), 'YYYY-MM-DD')`;
-    case 'month':
-      return sql`to_char(${stamp} at time zone ${tz}, 'YYYY-MM')`;
     case 'audience':
       return sql`coalesce(a.key, '-')`;
     case 'status':
@@ -94,23 +90,28 @@ export async function ordersReport(
   if (status) filters.push(sql`o.status = ${status}`);
   if (audience) filters.push(audience === '-' ? sql`o.audience_id is null` : sql`a.key = ${audience}`);
   if (code) filters.push(code === '-' ? sql`o.codes_key = ''` : sql`o.codes_key = ${code}`);
-  if (paidOnly)
-    filters.push(
-      sql`exists (select 1 from payments p where p.order_id = o.id and p.status = 'succeeded' and p.amount_cents > 0)`,
-    );
-
-  // Order grain: the per-order figures live on the order row (ticket_units, refunded_cents).
-  const result = await sql<Omit<ReportRow, 'currency' | 'amount_cents'>>`
-    select ${keyExpr(group, stamp, tz)} as key, count(*)::int as orders,
-      coalesce(sum(o.ticket_units), 0)::int as units,
-      coalesce(sum(o.subtotal_cents), 0)::bigint as gross_cents,
-      coalesce(sum(o.discount_cents), 0)::bigint as discount_cents,
-      coalesce(sum(o.refunded_cents), 0)::bigint as refund_cents
-    from orders o left join audiences a on a.id = o.audience_id
-    where ${sql.join(filters, sql` and `)}
-    group by 1`.execute(db);
+  // took_money: a succeeded payment of more than zero (kept by the payments trigger)
+  if (paidOnly) filters.push(sql`o.took_money`);
 
   const timeGroup = group === 'day' || group === 'week' || group === 'month';
+  // calendar groups: buckets between the event's first and last stamp in the window
+  const span = sql`select min(${stamp}) as lo, max(${stamp}) as hi from orders o
+    where o.event_id = ${event.id} and ${stamp} is not null and ${windowSql(stamp, r)}`;
+  const result = await sql<Omit<ReportRow, 'currency' | 'amount_cents'>>`
+    with bounds as (${timeGroup ? bucketBounds(span, group, tz) : sql`select '{}'::timestamptz[] as b`}),
+    g as (
+      select ${timeGroup ? bucketOf(stamp) : keyExpr(group)} as key, count(*)::int as orders,
+        coalesce(sum(o.ticket_units), 0)::int as units,
+        coalesce(sum(o.subtotal_cents), 0)::bigint as gross_cents,
+        coalesce(sum(o.discount_cents), 0)::bigint as discount_cents,
+        coalesce(sum(o.refunded_cents), 0)::bigint as refund_cents
+      from orders o left join audiences a on a.id = o.audience_id
+      where ${sql.join(filters, sql` and `)}
+      group by 1
+    )
+    select ${timeGroup ? bucketLabel(sql`g.key`, group, tz) : sql`g.key`} as key, orders, units, gross_cents, discount_cents, refund_cents
+    from g`.execute(db);
+
   const rows: ReportRow[] = result.rows
     .map((x) => ({ ...x, amount_cents: x.gross_cents - x.discount_cents, currency }))
     .map(({ key, orders, units, gross_cents, discount_cents, amount_cents, refund_cents }) => ({

@@ -233,6 +233,47 @@ describe('GET income', () => {
     });
   });
 
+  it('follows payment changes at once: a fee established later, a payment added or removed (payments trigger)', async () => {
+    const before = (await get('berlin/income?range=all')).json();
+    const unpriced = await t.ctx.db
+      .selectFrom('payments as p')
+      .innerJoin('orders as o', 'o.id', 'p.order_id')
+      .select(['p.id', 'p.order_id', 'p.account_id', 'p.amount_cents', 'p.currency'])
+      .where('p.status', '=', 'succeeded')
+      .where('p.fee_cents', 'is', null)
+      .where('p.currency', '=', 'eur')
+      .executeTakeFirstOrThrow();
+    // the fee job establishes the cost in the event currency: one fewer unpriced, its fee counted
+    await t.ctx.db.updateTable('payments').set({ fee_cents: 77, fee_currency: 'eur' }).where('id', '=', unpriced.id).execute();
+    const priced = (await get('berlin/income?range=all')).json();
+    expect(priced.unpriced_payments).toBe(before.unpriced_payments - 1);
+    expect(priced.fees_cents).toBe(before.fees_cents + 77);
+    expect(priced.net_cents).toBe(before.net_cents - 77);
+    // a second payment on the same order adds its fee; the order is still counted once
+    const extra = await t.ctx.db
+      .insertInto('payments')
+      .values({
+        account_id: unpriced.account_id,
+        order_id: unpriced.order_id,
+        rail: 'card',
+        provider: 'stripe',
+        status: 'succeeded',
+        amount_cents: 100,
+        currency: 'eur',
+        fee_cents: 3,
+        fee_currency: 'eur',
+        created_at: new Date('2026-11-10T10:00:00Z'),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const twice = (await get('berlin/income?range=all')).json();
+    expect(twice.orders).toBe(before.orders);
+    expect(twice.fees_cents).toBe(before.fees_cents + 80);
+    await t.ctx.db.deleteFrom('payments').where('id', '=', extra.id).execute();
+    await t.ctx.db.updateTable('payments').set({ fee_cents: null, fee_currency: null }).where('id', '=', unpriced.id).execute();
+    expect((await get('berlin/income?range=all')).json()).toEqual(before);
+  });
+
   it('dates by the start when on=started, pending always by the start, windows clamp', async () => {
     const started = (await get('berlin/income?range=custom&from=2026-11-01&to=2026-11-30&on=started')).json();
     // O-2 started 31 Oct 23:30 UTC = 1 Nov 00:30 in Berlin: inside November

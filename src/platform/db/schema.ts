@@ -201,6 +201,14 @@ export interface OrdersTable {
   ticket_units: Generated<number>;
   /** tax of all its lines, kept for reports */
   tax_cents: Generated<Money>;
+  /** kept by the payments trigger (migration 0008): a succeeded payment of more than zero exists */
+  took_money: Generated<boolean>;
+  /** established processor fees in the event currency (payments trigger) */
+  fees_cents: Generated<Money>;
+  /** platform fees of the succeeded payments (payments trigger) */
+  platform_fees_cents: Generated<Money>;
+  /** succeeded payments without an established fee in the event currency (payments trigger) */
+  unpriced_payments: Generated<number>;
   name: string | null;
   email: string | null;
   audience_id: number | null;
