@@ -63,11 +63,20 @@ export async function seedOrders(
        where l.order_id = o.id`,
       [event.eventId],
     );
+    // bulk load without the per-row payments trigger, then the same figures set-based (migration 0008's view)
+    await c.query('set session_replication_role = replica');
     await c.query(
       `insert into payments (account_id, order_id, rail, provider, status, amount_cents, currency, provider_ref, fee_cents, fee_currency, platform_fee_cents, created_at, succeeded_at)
        select o.account_id, o.id, 'card', 'stripe', 'succeeded', o.total_cents, o.currency, 'pi_' || o.id,
          case when o.id % 7 = 0 then null else round(o.total_cents * 0.014) + 25 end, o.currency, 0, o.paid_at, o.paid_at
        from orders o where o.event_id = $1 and o.paid_at is not null`,
+      [event.eventId],
+    );
+    await c.query('set session_replication_role = default');
+    await c.query(
+      `update orders o set took_money = f.took_money, fees_cents = f.fees_cents, platform_fees_cents = f.platform_fees_cents,
+         unpriced_payments = f.unpriced_payments
+       from order_payment_figures f where f.order_id = o.id and o.event_id = $1`,
       [event.eventId],
     );
     await c.query(

@@ -10,23 +10,30 @@ alter table orders add column fees_cents bigint not null default 0;
 alter table orders add column platform_fees_cents bigint not null default 0;
 alter table orders add column unpriced_payments integer not null default 0;
 
-create function admit_order_payment_figures(target bigint) returns void language sql as $$
+-- the figures of every order with counted payments, defined once for the trigger and backfills
+create view order_payment_figures as
+  select p.order_id,
+    true as took_money,
+    coalesce(sum(p.fee_cents) filter (where p.fee_cents is not null and p.fee_currency = e.currency), 0)::bigint as fees_cents,
+    coalesce(sum(p.platform_fee_cents), 0)::bigint as platform_fees_cents,
+    (count(*) filter (where p.fee_cents is null or p.fee_currency is distinct from e.currency))::int as unpriced_payments
+  from payments p
+  join orders po on po.id = p.order_id
+  join events e on e.id = po.event_id
+  where p.status = 'succeeded' and p.amount_cents > 0
+  group by p.order_id;
+
+create function admit_order_payment_figures(target bigint) returns void language plpgsql as $$
+begin
   update orders o set
-    took_money = coalesce(s.took, false),
-    fees_cents = coalesce(s.fees, 0),
-    platform_fees_cents = coalesce(s.platform, 0),
-    unpriced_payments = coalesce(s.unpriced, 0)
-  from (
-    select bool_or(true) as took,
-      sum(p.fee_cents) filter (where p.fee_cents is not null and p.fee_currency = e.currency) as fees,
-      sum(p.platform_fee_cents) as platform,
-      count(*) filter (where p.fee_cents is null or p.fee_currency is distinct from e.currency)::int as unpriced
-    from payments p
-    join orders po on po.id = p.order_id
-    join events e on e.id = po.event_id
-    where p.order_id = target and p.status = 'succeeded' and p.amount_cents > 0
-  ) s
-  where o.id = target
+    took_money = coalesce(f.took_money, false),
+    fees_cents = coalesce(f.fees_cents, 0),
+    platform_fees_cents = coalesce(f.platform_fees_cents, 0),
+    unpriced_payments = coalesce(f.unpriced_payments, 0)
+  from (select target as id) t
+  left join order_payment_figures f on f.order_id = t.id
+  where o.id = t.id;
+end
 $$;
 
 create function admit_payments_changed() returns trigger language plpgsql as $$
@@ -46,23 +53,10 @@ $$;
 create trigger payments_order_figures after insert or update or delete on payments
   for each row execute function admit_payments_changed();
 
-update orders o set
-  took_money = true,
-  fees_cents = coalesce(s.fees, 0),
-  platform_fees_cents = coalesce(s.platform, 0),
-  unpriced_payments = coalesce(s.unpriced, 0)
-from (
-  select p.order_id,
-    sum(p.fee_cents) filter (where p.fee_cents is not null and p.fee_currency = e.currency) as fees,
-    sum(p.platform_fee_cents) as platform,
-    count(*) filter (where p.fee_cents is null or p.fee_currency is distinct from e.currency)::int as unpriced
-  from payments p
-  join orders po on po.id = p.order_id
-  join events e on e.id = po.event_id
-  where p.status = 'succeeded' and p.amount_cents > 0
-  group by p.order_id
-) s
-where o.id = s.order_id;
+-- orders written before this migration
+update orders o set took_money = f.took_money, fees_cents = f.fees_cents, platform_fees_cents = f.platform_fees_cents,
+  unpriced_payments = f.unpriced_payments
+from order_payment_figures f where f.order_id = o.id;
 
 -- income reads counted orders by either stamp, with every figure in the index
 create index orders_event_income_paid on orders (event_id, paid_at) include (fx_rate, subtotal_cents,

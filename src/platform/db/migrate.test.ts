@@ -25,4 +25,47 @@ describe('migrate', () => {
       await testDb.drop();
     }
   });
+
+  it('0008 fills the payment figures of orders written before it, then keeps them by trigger', async () => {
+    const testDb = await createTestDatabase();
+    const d = await openDatabase({ databaseUrl: testDb.url, dataDir: null });
+    try {
+      const all = readMigrations();
+      await migrate(
+        d.db,
+        all.filter((f) => f.version < 8),
+      );
+      await sql`insert into accounts (slug, name) values ('a', 'A')`.execute(d.db);
+      await sql`insert into events (account_id, slug, name, currency, currencies, timezone, starts_at)
+        values (1, 'e', 'E', 'eur', '{eur}', 'UTC', now())`.execute(d.db);
+      await sql`insert into orders (account_id, event_id, ref, status, currency, subtotal_cents, total_cents, access_secret, qr_token, created_at)
+        values (1, 1, 'R1', 'paid', 'eur', 1000, 1000, 's1', 'q1', now()), (1, 1, 'R2', 'pending', 'eur', 1000, 1000, 's2', 'q2', now())`.execute(
+        d.db,
+      );
+      await sql`insert into payments (account_id, order_id, rail, provider, status, amount_cents, currency, fee_cents, fee_currency, platform_fee_cents, created_at)
+        values (1, 1, 'card', 'stripe', 'succeeded', 1000, 'eur', 40, 'eur', 5, now()),
+               (1, 1, 'card', 'stripe', 'succeeded', 10, 'usd', 1, 'usd', 0, now()),
+               (1, 2, 'card', 'stripe', 'failed', 1000, 'eur', null, null, 0, now())`.execute(d.db);
+      await migrate(d.db, all);
+      const figures = () =>
+        sql<{ ref: string; took_money: boolean; fees_cents: number; platform_fees_cents: number; unpriced_payments: number }>`
+          select ref, took_money, fees_cents::int, platform_fees_cents::int, unpriced_payments from orders order by ref`
+          .execute(d.db)
+          .then((r) => r.rows);
+      // the usd fee is not in the event currency: unpriced
+      expect(await figures()).toEqual([
+        { ref: 'R1', took_money: true, fees_cents: 40, platform_fees_cents: 5, unpriced_payments: 1 },
+        { ref: 'R2', took_money: false, fees_cents: 0, platform_fees_cents: 0, unpriced_payments: 0 },
+      ]);
+      await sql`update payments set status = 'succeeded', fee_cents = 3, fee_currency = 'eur' where order_id = 2`.execute(d.db);
+      await sql`delete from payments where order_id = 1`.execute(d.db);
+      expect(await figures()).toEqual([
+        { ref: 'R1', took_money: false, fees_cents: 0, platform_fees_cents: 0, unpriced_payments: 0 },
+        { ref: 'R2', took_money: true, fees_cents: 3, platform_fees_cents: 0, unpriced_payments: 0 },
+      ]);
+    } finally {
+      await d.close();
+      await testDb.drop();
+    }
+  });
 });
