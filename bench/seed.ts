@@ -23,6 +23,9 @@ export async function seedOrders(
   const t0 = Date.now();
   try {
     await c.query('set synchronous_commit = off');
+    // bulk load without the per-row and per-statement triggers (payment figures, report
+    // counters), then the same figures and counters set-based from the migrations' definitions
+    await c.query('set session_replication_role = replica');
     await c.query(
       `insert into orders (account_id, event_id, ref, status, currency, fx_rate, subtotal_cents, discount_cents, total_cents, refunded_cents,
          email, audience_id, portal_id, channel, access_secret, qr_token, codes_key, created_at, paid_at, refunded_at, canceled_at, expires_at)
@@ -63,8 +66,6 @@ export async function seedOrders(
        where l.order_id = o.id`,
       [event.eventId],
     );
-    // bulk load without the per-row payments trigger, then the same figures set-based (migration 0008's view)
-    await c.query('set session_replication_role = replica');
     await c.query(
       `insert into payments (account_id, order_id, rail, provider, status, amount_cents, currency, provider_ref, fee_cents, fee_currency, platform_fee_cents, created_at, succeeded_at)
        select o.account_id, o.id, 'card', 'stripe', 'succeeded', o.total_cents, o.currency, 'pi_' || o.id,
@@ -72,7 +73,6 @@ export async function seedOrders(
        from orders o where o.event_id = $1 and o.paid_at is not null`,
       [event.eventId],
     );
-    await c.query('set session_replication_role = default');
     await c.query(
       `update orders o set took_money = f.took_money, fees_cents = f.fees_cents, platform_fees_cents = f.platform_fees_cents,
          unpriced_payments = f.unpriced_payments
@@ -90,7 +90,8 @@ export async function seedOrders(
        select o.account_id, o.id, 'SPRING', o.discount_cents, 0 from orders o where o.event_id = $1 and o.discount_cents > 0`,
       [event.eventId],
     );
-    // the payments trigger (migration 0008) has put each order's payment figures on its row;
+    await c.query('select admit_rebuild_report_counters($1)', [event.eventId]);
+    await c.query('set session_replication_role = default');
     // vacuum as autovacuum would after a bulk load, so index-only scans see all-visible pages
     await c.query('vacuum analyze');
   } finally {

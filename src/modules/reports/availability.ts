@@ -59,7 +59,7 @@ export function sessionName(startsAt: Date, endsAt: Date | null, tz: string): st
 
 /**
  * Availability of every sellable thing (spec 2.3): two queries, one for the items and one for
- * the units on paid orders and live holds grouped by item and portal. A hold past its end is
+ * the units sold (counters) and held (live holds) by item and portal. A hold past its end is
  * not counted even before the sweeper cancels it.
  */
 export async function availabilityReport(
@@ -81,15 +81,21 @@ export async function availabilityReport(
     select 'donations', id, name, null, null, null, on_sale, position
       from donations where event_id = ${event.id} and account_id = ${event.account_id}`.execute(db);
 
+  // Sold units come from the counters kept by the order triggers (migration 0009); holds are
+  // read live from the event's pending orders, because they end by the clock.
   const units = await sql<UnitRow>`
-    select l.kind, coalesce(l.ticket_type_id, l.session_id, l.good_id, l.donation_id) as item_id, p.key as portal,
-      coalesce(sum(l.quantity) filter (where o.status = 'paid'), 0)::int as sold,
-      coalesce(sum(l.quantity) filter (where o.status = 'pending'), 0)::int as pending
-    from order_lines l
-    join orders o on o.id = l.order_id
+    select c.kind, c.item_id, p.key as portal, sum(c.sold)::int as sold, 0 as pending
+    from item_sales c
+    left join portals p on p.id = c.portal_id
+    where c.event_id = ${event.id}
+    group by 1, 2, 3
+    union all
+    select l.kind, coalesce(l.ticket_type_id, l.session_id, l.good_id, l.donation_id), p.key, 0, sum(l.quantity)::int
+    from orders o
+    join order_lines l on l.order_id = o.id
     left join portals p on p.id = o.portal_id
-    where l.event_id = ${event.id} and l.account_id = ${event.account_id}
-      and (o.status = 'paid' or (o.status = 'pending' and (o.expires_at is null or o.expires_at > ${now})))
+    where o.event_id = ${event.id} and o.account_id = ${event.account_id} and o.status = 'pending'
+      and (o.expires_at is null or o.expires_at > ${now})
     group by 1, 2, 3`.execute(db);
 
   const byItem = new Map<string, UnitRow[]>();
@@ -104,9 +110,10 @@ export async function availabilityReport(
       const sold = us.reduce((s, u) => s + u.sold, 0);
       const pending = us.reduce((s, u) => s + u.pending, 0);
       const taken = sold + pending;
-      const portals = us
-        .filter((u) => u.portal !== null)
-        .map((u) => ({ portal: u.portal!, units: u.sold + u.pending }))
+      const perPortal = new Map<string, number>();
+      for (const u of us) if (u.portal !== null) perPortal.set(u.portal, (perPortal.get(u.portal) ?? 0) + u.sold + u.pending);
+      const portals = [...perPortal]
+        .map(([portal, units]) => ({ portal, units }))
         .filter((p) => p.units > 0)
         .sort((a, b) => b.units - a.units || a.portal.localeCompare(b.portal));
       const viaPortals = portals.reduce((s, p) => s + p.units, 0);

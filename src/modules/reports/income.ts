@@ -1,7 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
-import { bucketBounds, bucketLabel, bucketOf } from './buckets.ts';
-import type { ResolvedRange } from './range.ts';
+import { addDays, localDate, zonedMidnight, type ResolvedRange } from './range.ts';
 
 export const INCOME_FIGURES = [
   'orders',
@@ -33,8 +32,13 @@ export interface IncomeReport extends IncomeFigures {
   months: IncomeMonth[];
 }
 
+export interface Window {
+  start: Date | null;
+  end: Date | null;
+}
+
 /** `stamp >= start and stamp < end`, open where a bound is null. */
-export function windowSql(stamp: RawBuilder<unknown>, r: ResolvedRange): RawBuilder<unknown> {
+export function windowSql(stamp: RawBuilder<unknown>, r: Window): RawBuilder<unknown> {
   const parts = [sql`true`];
   if (r.start) parts.push(sql`${stamp} >= ${r.start}`);
   if (r.end) parts.push(sql`${stamp} < ${r.end}`);
@@ -56,12 +60,67 @@ interface MonthRow {
   pending_orders: number;
 }
 
+type Counted = Omit<MonthRow, 'pending_cents' | 'pending_orders'> & { codes_key: string };
+
+const QUARTER_MS = 15 * 60_000;
+
+/** Where each part of a report window is read from (see splitRange). */
+export interface Pieces {
+  /** whole local days, from the day counters (bounds are local midnights) */
+  days: Window | null;
+  /** whole quarter hours, from the quarter counters */
+  quarters: Window[];
+  /** the rest, from the orders */
+  raw: Window[];
+}
+
+/** The first local midnight at or after `t`. */
+function midnightFrom(t: Date, tz: string): Date {
+  const day = localDate(t, tz);
+  const m = zonedMidnight(day, tz);
+  return m >= t ? m : zonedMidnight(addDays(day, 1), tz);
+}
+
+function splitQuarters(w: { start: Date; end: Date }, out: Pieces): void {
+  const up = new Date(Math.ceil(w.start.getTime() / QUARTER_MS) * QUARTER_MS);
+  const down = new Date(Math.floor(w.end.getTime() / QUARTER_MS) * QUARTER_MS);
+  if (up >= down) {
+    out.raw.push(w);
+    return;
+  }
+  out.quarters.push({ start: up, end: down });
+  if (w.start < up) out.raw.push({ start: w.start, end: up });
+  if (down < w.end) out.raw.push({ start: down, end: w.end });
+}
+
 /**
- * Income and deductions (spec 2.2) in one SQL statement grouped by month in the event's
- * timezone. Paid figures come only from orders that took money (a succeeded payment of more than
- * zero), dated by `on`; pending money is dated by when the order started. Amounts in another
- * currency are converted per order and figure at the order's recorded rate, rounded half away
- * from zero (numeric round()). The month rows decompose the totals exactly; totals are their sums.
+ * The income counters (migration 0009) hold whole local days and whole quarter hours. A
+ * window splits into the whole days inside it, the whole quarters of a partial day at either
+ * edge, and the partial quarters there, read from the orders. Calendar ranges run from local
+ * midnight to local midnight and read days only; a rolling range reads at most a day of
+ * quarters and a quarter of orders.
+ */
+export function splitRange(r: Window, tz: string): Pieces {
+  const out: Pieces = { days: null, quarters: [], raw: [] };
+  const coreStart = r.start ? midnightFrom(r.start, tz) : null;
+  const coreEnd = r.end ? zonedMidnight(localDate(r.end, tz), tz) : null;
+  if (r.start && r.end && coreStart && coreEnd && coreStart >= coreEnd) {
+    splitQuarters({ start: r.start, end: r.end }, out);
+    return out;
+  }
+  out.days = { start: coreStart, end: coreEnd };
+  if (r.start && coreStart && r.start < coreStart) splitQuarters({ start: r.start, end: coreStart }, out);
+  if (r.end && coreEnd && coreEnd < r.end) splitQuarters({ start: coreEnd, end: r.end }, out);
+  return out;
+}
+
+/**
+ * Income and deductions (spec 2.2) grouped by month in the event's timezone. Paid figures come
+ * only from orders that took money (a succeeded payment of more than zero), dated by `on`;
+ * pending money is dated by when the order started. Amounts in another currency are converted
+ * per order and figure at the order's recorded rate, rounded half away from zero (numeric
+ * round()), before they are added up, so the counters sum the same rounded figures. The
+ * month rows decompose the totals exactly; totals are their sums.
  */
 export async function incomeReport(
   db: Db,
@@ -72,60 +131,70 @@ export async function incomeReport(
 ): Promise<IncomeReport> {
   const tz = event.timezone;
   const stamp = on === 'paid' ? sql`o.paid_at` : sql`o.created_at`;
-  // One pass over the counted orders (partial covering index on event and stamp, where
-  // took_money): the payment figures are on the order row (payments trigger, migration 0008).
-  // Months are found with width_bucket over the month starts in the event's timezone, which
-  // costs a comparison per order instead of a timezone conversion.
-  const rows = await sql<MonthRow>`
-    with bounds as (${bucketBounds(
-      sql`select min(${stamp}) as lo, max(${stamp}) as hi from orders o
-        where o.event_id = ${event.id} and o.took_money and ${stamp} is not null and ${windowSql(stamp, r)}`,
-      'month',
-      tz,
-    )}),
-    paid as (
-      select ${bucketOf(stamp)} as bucket, count(*)::int as orders,
-        sum(round(o.subtotal_cents * o.fx_rate))::bigint as gross_cents,
-        sum(round(o.discount_cents * o.fx_rate))::bigint as discount_cents,
-        sum(round(o.refunded_cents * o.fx_rate))::bigint as refund_cents,
-        count(*) filter (where o.refunded_cents > 0)::int as refunded_orders,
-        sum(round(o.tax_cents * o.fx_rate))::bigint as tax_cents,
-        sum(o.fees_cents)::bigint as fees_cents,
-        sum(round(o.platform_fees_cents * o.fx_rate))::bigint as platform_fee_cents,
-        sum(o.unpriced_payments)::int as unpriced_payments
-      from orders o
-      where o.event_id = ${event.id} and o.account_id = ${event.account_id} and o.took_money
-        and ${stamp} is not null and ${windowSql(stamp, r)}
-      group by 1
+  const month = (at: RawBuilder<unknown>) => sql`to_char(${at} at time zone ${tz}, 'YYYY-MM')`;
+  const split = splitRange(r, tz);
+  // A counter row can hold 0 orders and other figures (an order's change landed on a shard that
+  // compaction had already folded); only a month and codes group with no orders is empty.
+  const counters = (grain: 'day' | 'quarter', w: Window) =>
+    sql`select ${month(sql`c.at`)} as month, c.codes_key, c.orders, c.gross_cents, c.discount_cents, c.refund_cents,
+        c.refunded_orders, c.tax_cents, c.fees_cents, c.platform_fee_cents, c.unpriced_payments
+      from income_counters c
+      where c.event_id = ${event.id} and c.stamp = ${on} and c.grain = ${grain} and ${windowSql(sql`c.at`, w)}`;
+  const parts: RawBuilder<unknown>[] = [
+    ...(split.days ? [counters('day', split.days)] : []),
+    ...split.quarters.map((w) => counters('quarter', w)),
+    ...split.raw.map(
+      (w) => sql`select ${month(stamp)} as month, o.codes_key, 1::bigint as orders,
+          round(o.subtotal_cents * o.fx_rate)::bigint as gross_cents, round(o.discount_cents * o.fx_rate)::bigint as discount_cents,
+          round(o.refunded_cents * o.fx_rate)::bigint as refund_cents, (o.refunded_cents > 0)::int::bigint as refunded_orders,
+          round(o.tax_cents * o.fx_rate)::bigint as tax_cents, o.fees_cents,
+          round(o.platform_fees_cents * o.fx_rate)::bigint as platform_fee_cents, o.unpriced_payments::bigint as unpriced_payments
+        from orders o
+        where o.event_id = ${event.id} and o.account_id = ${event.account_id} and o.took_money
+          and ${stamp} is not null and ${windowSql(stamp, w)}`,
     ),
-    paid_months as (
-      select ${bucketLabel(sql`bucket`, 'month', tz)} as month, paid.* from paid
-    ),
-    pending as (
-      select to_char(o.created_at at time zone ${tz}, 'YYYY-MM') as month,
-        sum(round(o.total_cents * o.fx_rate))::bigint as pending_cents, count(*)::int as pending_orders
-      from orders o
-      where o.event_id = ${event.id} and o.account_id = ${event.account_id} and o.status = 'pending'
-        and (o.expires_at is null or o.expires_at > ${now})
-        and ${windowSql(sql`o.created_at`, r)}
-      group by 1
-    )
-    select coalesce(p.month, pending.month) as month,
-      coalesce(orders, 0) as orders, coalesce(gross_cents, 0)::bigint as gross_cents, coalesce(discount_cents, 0)::bigint as discount_cents,
-      coalesce(refund_cents, 0)::bigint as refund_cents, coalesce(refunded_orders, 0) as refunded_orders,
-      coalesce(tax_cents, 0)::bigint as tax_cents, coalesce(fees_cents, 0)::bigint as fees_cents,
-      coalesce(platform_fee_cents, 0)::bigint as platform_fee_cents, coalesce(unpriced_payments, 0) as unpriced_payments,
-      coalesce(pending_cents, 0)::bigint as pending_cents, coalesce(pending_orders, 0) as pending_orders
-    from paid_months p full join pending on pending.month = p.month
-    order by 1`.execute(db);
-  // codes_key holds an order's codes comma-joined in redemption order (same index, no sort)
-  const keys = await sql<{ codes_key: string }>`
-    select distinct o.codes_key from orders o
-    where o.event_id = ${event.id} and o.account_id = ${event.account_id} and o.took_money and o.codes_key <> ''
-      and ${stamp} is not null and ${windowSql(stamp, r)}`.execute(db);
-  const codes = new Set(keys.rows.flatMap((k) => k.codes_key.split(',')));
+  ];
+  const counted = await sql<Counted>`
+    select month, codes_key,
+      sum(orders)::int as orders, sum(gross_cents)::bigint as gross_cents, sum(discount_cents)::bigint as discount_cents,
+      sum(refund_cents)::bigint as refund_cents, sum(refunded_orders)::int as refunded_orders, sum(tax_cents)::bigint as tax_cents,
+      sum(fees_cents)::bigint as fees_cents, sum(platform_fee_cents)::bigint as platform_fee_cents,
+      sum(unpriced_payments)::int as unpriced_payments
+    from (${sql.join(parts, sql` union all `)}) parts
+    group by month, codes_key
+    having sum(orders) <> 0`.execute(db);
+  const pending = await sql<{ month: string; pending_cents: number; pending_orders: number }>`
+    select to_char(o.created_at at time zone ${tz}, 'YYYY-MM') as month,
+      sum(round(o.total_cents * o.fx_rate))::bigint as pending_cents, count(*)::int as pending_orders
+    from orders o
+    where o.event_id = ${event.id} and o.account_id = ${event.account_id} and o.status = 'pending'
+      and (o.expires_at is null or o.expires_at > ${now})
+      and ${windowSql(sql`o.created_at`, r)}
+    group by 1`.execute(db);
 
-  const months: IncomeMonth[] = rows.rows.map((m) => withDerived(m));
+  const byMonth = new Map<string, MonthRow>();
+  const monthRow = (m: string): MonthRow => {
+    let row = byMonth.get(m);
+    if (!row) {
+      row = { month: m, ...(Object.fromEntries(MONTH_FIGURES.map((k) => [k, 0])) as Omit<MonthRow, 'month'>) };
+      byMonth.set(m, row);
+    }
+    return row;
+  };
+  const codes = new Set<string>();
+  for (const c of counted.rows) {
+    const row = monthRow(c.month);
+    for (const k of MONTH_FIGURES) if (k !== 'pending_cents' && k !== 'pending_orders') row[k] += c[k];
+    // codes_key holds an order's codes comma-joined in redemption order
+    if (c.codes_key !== '' && c.orders > 0) for (const code of c.codes_key.split(',')) codes.add(code);
+  }
+  for (const p of pending.rows) {
+    const row = monthRow(p.month);
+    row.pending_cents += p.pending_cents;
+    row.pending_orders += p.pending_orders;
+  }
+
+  const months: IncomeMonth[] = [...byMonth.values()].sort((a, b) => a.month.localeCompare(b.month)).map(withDerived);
   const totals = Object.fromEntries(INCOME_FIGURES.map((k) => [k, months.reduce((s, m) => s + m[k], 0)])) as IncomeFigures;
   return {
     range: r.range,
@@ -139,6 +208,20 @@ export async function incomeReport(
     months,
   };
 }
+
+const MONTH_FIGURES = [
+  'orders',
+  'gross_cents',
+  'discount_cents',
+  'refund_cents',
+  'refunded_orders',
+  'tax_cents',
+  'fees_cents',
+  'platform_fee_cents',
+  'unpriced_payments',
+  'pending_cents',
+  'pending_orders',
+] as const;
 
 function withDerived(m: MonthRow): IncomeMonth {
   const collected = m.gross_cents - m.discount_cents - m.refund_cents;

@@ -68,4 +68,49 @@ describe('migrate', () => {
       await testDb.drop();
     }
   });
+
+  it('0009 counts the orders written before it into the report counters', async () => {
+    const testDb = await createTestDatabase();
+    const d = await openDatabase({ databaseUrl: testDb.url, dataDir: null });
+    try {
+      const all = readMigrations();
+      await migrate(
+        d.db,
+        all.filter((f) => f.version < 9),
+      );
+      await sql`insert into accounts (slug, name) values ('a', 'A')`.execute(d.db);
+      await sql`insert into events (account_id, slug, name, currency, currencies, timezone, starts_at)
+        values (1, 'e', 'E', 'eur', '{eur}', 'Asia/Kolkata', now())`.execute(d.db);
+      await sql`insert into ticket_types (account_id, event_id, key, name, price_cents) values (1, 1, 'ga', 'GA', 1000)`.execute(
+        d.db,
+      );
+      await sql`insert into orders (account_id, event_id, ref, status, currency, subtotal_cents, total_cents, access_secret, qr_token,
+          created_at, paid_at, codes_key)
+        values (1, 1, 'R1', 'paid', 'eur', 3000, 3000, 's1', 'q1', '2026-01-01T18:20:00Z', '2026-01-01T18:31:00Z', 'X'),
+               (1, 1, 'R2', 'pending', 'eur', 1000, 1000, 's2', 'q2', '2026-01-01T18:20:00Z', null, '')`.execute(d.db);
+      await sql`insert into order_lines (account_id, order_id, event_id, kind, ticket_type_id, name, quantity, unit_price_cents, total_cents)
+        values (1, 1, 1, 'tickets', 1, 'GA', 3, 1000, 3000), (1, 2, 1, 'tickets', 1, 'GA', 1, 1000, 1000)`.execute(d.db);
+      await sql`insert into payments (account_id, order_id, rail, provider, status, amount_cents, currency, fee_cents, fee_currency, created_at)
+        values (1, 1, 'card', 'stripe', 'succeeded', 3000, 'eur', 40, 'eur', now())`.execute(d.db);
+      await migrate(d.db, all);
+      const units =
+        await sql`select kind, item_id::int, portal_id::int, sum(sold)::int as sold from item_sales group by 1, 2, 3`.execute(
+          d.db,
+        );
+      expect(units.rows).toEqual([{ kind: 'tickets', item_id: 1, portal_id: 0, sold: 3 }]);
+      const income = await sql<{ stamp: string; grain: string; at: Date; orders: number; gross: number; fees: number }>`
+        select stamp, grain, at, sum(orders)::int as orders, sum(gross_cents)::int as gross, sum(fees_cents)::int as fees
+        from income_counters where codes_key = 'X' group by 1, 2, 3 order by 1, 2`.execute(d.db);
+      // Kolkata is +05:30: 18:31Z is 00:01 on 2 January there, so the paid day starts at 18:30Z
+      expect(income.rows.map((r) => [r.stamp, r.grain, new Date(r.at).toISOString(), r.orders, r.gross, r.fees])).toEqual([
+        ['paid', 'day', '2026-01-01T18:30:00.000Z', 1, 3000, 40],
+        ['paid', 'quarter', '2026-01-01T18:30:00.000Z', 1, 3000, 40],
+        ['started', 'day', '2025-12-31T18:30:00.000Z', 1, 3000, 40],
+        ['started', 'quarter', '2026-01-01T18:15:00.000Z', 1, 3000, 40],
+      ]);
+    } finally {
+      await d.close();
+      await testDb.drop();
+    }
+  });
 });

@@ -70,6 +70,35 @@ export interface InventoryTable {
   taken: Generated<number>;
 }
 
+/** units on paid orders per item, portal (0: none) and write shard; kept by triggers (migration 0009) */
+export interface ItemSalesTable {
+  event_id: number;
+  kind: string;
+  item_id: number;
+  portal_id: number;
+  shard: number;
+  sold: number;
+}
+
+/** income figures of counted orders per local day and per quarter hour of either stamp; kept by triggers (migration 0009) */
+export interface IncomeCountersTable {
+  event_id: number;
+  stamp: 'paid' | 'started';
+  grain: 'day' | 'quarter';
+  at: Date;
+  codes_key: string;
+  shard: number;
+  orders: number;
+  gross_cents: number;
+  discount_cents: number;
+  refund_cents: number;
+  refunded_orders: number;
+  tax_cents: number;
+  fees_cents: number;
+  platform_fee_cents: number;
+  unpriced_payments: number;
+}
+
 export interface KeyedEventChild {
   id: Generated<number>;
   account_id: number;
@@ -456,4 +485,6 @@ export interface DB {
   rate_limits: RateLimitsTable;
   schema_migrations: SchemaMigrationsTable;
   app_secrets: AppSecretsTable;
+  item_sales: ItemSalesTable;
+  income_counters: IncomeCountersTable;
 }
