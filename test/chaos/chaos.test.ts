@@ -68,6 +68,25 @@ async function invariants(db: Db): Promise<string[]> {
   }>`select count(*)::int n from orders o where o.status = 'refunded' and o.total_cents > 0
     and not exists (select 1 from refunds r where r.order_id = o.id and r.status = 'succeeded')`.execute(db);
   if (refundedWithout.rows[0]!.n) out.push(`${refundedWithout.rows[0]!.n} refunded orders without a refund`);
+  // the report counters (migration 0009) against a recount from the orders
+  const counters = await sql<{ units: number; income: number }>`
+    with live_units as (select p.event_id, p.kind, p.item_id, p.portal_id, sum(p.units) as n
+        from orders o, admit_order_units(o, 1) p group by 1, 2, 3, 4),
+      kept_units as (select event_id, kind, item_id, portal_id, sum(sold) as n from item_sales group by 1, 2, 3, 4 having sum(sold) <> 0),
+      live_income as (select p.event_id, p.stamp, p.grain, p.at, p.codes_key, sum(p.orders) as n, sum(p.gross_cents) as g, sum(p.refund_cents) as r
+        from orders o, admit_order_income(o, 1) p group by 1, 2, 3, 4, 5),
+      kept_income as (select event_id, stamp, grain, at, codes_key, sum(orders) as n, sum(gross_cents) as g, sum(refund_cents) as r
+        from income_counters group by 1, 2, 3, 4, 5 having sum(orders) <> 0)
+    select
+      (select count(*) from live_units full join kept_units using (event_id, kind, item_id, portal_id)
+        where live_units.n is distinct from kept_units.n)::int as units,
+      (select count(*) from live_income full join kept_income using (event_id, stamp, grain, at, codes_key)
+        where (live_income.n, live_income.g, live_income.r) is distinct from (kept_income.n, kept_income.g, kept_income.r))::int as income`.execute(
+    db,
+  );
+  const c = counters.rows[0]!;
+  if (c.units) out.push(`${c.units} unit counters differ from the orders`);
+  if (c.income) out.push(`${c.income} income counters differ from the orders`);
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
+import type { IncomeCountersTable } from '../../platform/db/schema.ts';
 import { addDays, localDate, zonedMidnight, type ResolvedRange } from './range.ts';
 
 export const INCOME_FIGURES = [
@@ -45,22 +46,10 @@ export function windowSql(stamp: RawBuilder<unknown>, r: Window): RawBuilder<unk
   return sql.join(parts, sql` and `);
 }
 
-interface MonthRow {
-  month: string;
-  orders: number;
-  gross_cents: number;
-  discount_cents: number;
-  refund_cents: number;
-  refunded_orders: number;
-  tax_cents: number;
-  fees_cents: number;
-  platform_fee_cents: number;
-  unpriced_payments: number;
-  pending_cents: number;
-  pending_orders: number;
-}
-
-type Counted = Omit<MonthRow, 'pending_cents' | 'pending_orders'> & { codes_key: string };
+/** the figures the income counters carry (and the orders give, read the plain way) */
+type CountedFigures = Omit<IncomeCountersTable, 'event_id' | 'stamp' | 'grain' | 'at' | 'codes_key' | 'shard'>;
+type MonthRow = { month: string; pending_cents: number; pending_orders: number } & CountedFigures;
+type Counted = { month: string; codes_key: string } & CountedFigures;
 
 const QUARTER_MS = 15 * 60_000;
 
