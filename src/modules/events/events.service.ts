@@ -88,8 +88,16 @@ export async function getEvents(ctx: AppContext, p: Principal): Promise<EventVie
   return rows.map((e) => presentEvent(ctx, p.accountSlug, e));
 }
 
+// A cached row (findEventCached, the ticket-type cache) is the same object until it expires, so
+// its view is built once per row rather than once per request.
+const eventViews = new WeakMap<EventRow, EventView>();
+const typeViews = new WeakMap<TicketTypeRow[], TicketTypeView[]>();
+
 export async function getEvent(ctx: AppContext, p: Principal, slug: string): Promise<EventView> {
-  return presentEvent(ctx, p.accountSlug, await loadVisibleEvent(ctx, p, slug));
+  const row = await loadVisibleEvent(ctx, p, slug);
+  let view = eventViews.get(row);
+  if (!view) eventViews.set(row, (view = presentEvent(ctx, p.accountSlug, row)));
+  return view;
 }
 
 export async function getSeries(ctx: AppContext, p: Principal): Promise<Array<{ slug: string; name: string }>> {
@@ -104,7 +112,9 @@ export async function getTicketTypes(ctx: AppContext, p: Principal, slug: string
   const types = await cacheOf<TicketTypeRow[]>(ctx.db, 'ticket-types', ctx.config.catalogueCacheMs).get(String(event.id), () =>
     listTicketTypes(ctx.db, p.accountId, event.id),
   );
-  return types.map((t) => presentTicketType(t, event.currency));
+  let views = typeViews.get(types);
+  if (!views) typeViews.set(types, (views = types.map((t) => presentTicketType(t, event.currency))));
+  return views;
 }
 
 export async function accountSlugOf(ctx: AppContext, accountId: number): Promise<string> {
