@@ -16,6 +16,22 @@ export async function setupBaselineTables(url: string, capacity: number): Promis
   await c.end();
 }
 
+/**
+ * Lets the database settle before a measured run, so that no run pays for the one before it
+ * (a baseline's hot row leaves dead versions for autovacuum, every run leaves dirty pages for
+ * the checkpointer): vacuum and analyze every table, then a checkpoint.
+ */
+export async function settle(url: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('vacuum (analyze)');
+    await c.query('checkpoint');
+  } finally {
+    await c.end();
+  }
+}
+
 export async function runBaseline(
   url: string,
   kind: 'a' | 'b',

@@ -8,7 +8,7 @@ import { createLogger } from '../src/platform/logger.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { importAccount } from '../src/modules/import/import.service.ts';
-import { runBaseline, setupBaselineTables } from './baselines.ts';
+import { runBaseline, settle, setupBaselineTables } from './baselines.ts';
 import { seedOrders } from './seed.ts';
 import { adminQuery, autocannon, dbUrl, fmt, freePort, percentile, ROOT, startProcess, stopProcess, waitFor } from './lib.ts';
 
@@ -24,7 +24,7 @@ const quick = args.includes('--quick');
 const keep = args.includes('--keep');
 const want = (s: string) => only.length === 0 || only.includes(s);
 const TOKEN = 'adm_bench_all_capabilities_0123456789abcdef';
-const DURATION = quick ? 4 : 10;
+const DURATION = quick ? Number(process.env.BENCH_QUICK_SECONDS ?? 4) : 10;
 const ORDERS_1M = quick ? 100_000 : 1_000_000;
 
 interface Row {
@@ -118,6 +118,7 @@ async function main(): Promise<void> {
       const body = JSON.stringify({ items: [{ ticket_type_id: flash.typeId, quantity: 1 }] });
       await setupBaselineTables(url, 50_000_000);
       for (const n of quick ? [64] : [16, 64, 256]) {
+        await settle(url);
         const before = Number(
           (await q<{ n: string }>('select count(*) n from orders where event_id = $1', [flash.eventId]))[0]!.n,
         );
@@ -142,7 +143,9 @@ async function main(): Promise<void> {
         const errors = Object.entries(load.statuses)
           .filter(([s]) => s !== '201')
           .reduce((s, [, c]) => s + c, 0);
+        await settle(url);
         const a = await runBaseline(url, 'a', n, DURATION);
+        await settle(url);
         const b = await runBaseline(url, 'b', n, DURATION);
         const note = `p50 ${fmt(load.p50)} ms, p99 ${fmt(load.p99)} ms; created ${created}, non-201 ${errors}, oversell ${oversell}`;
         add({
@@ -167,6 +170,7 @@ async function main(): Promise<void> {
     if (want('sellout')) {
       const so = await ids('sellout');
       const body = JSON.stringify({ items: [{ ticket_type_id: so.typeId, quantity: 1 }] });
+      await settle(url);
       const t0 = performance.now();
       const load = await autocannon({
         url: `${base}/api/v1/events/sellout/orders`,
@@ -179,6 +183,7 @@ async function main(): Promise<void> {
       const seconds = (performance.now() - t0) / 1000;
       const sold = Number((await q<{ n: string }>('select count(*) n from orders where event_id = $1', [so.eventId]))[0]!.n);
       await setupBaselineTables(url, 1000);
+      await settle(url);
       const b0 = performance.now();
       const bl = new pg.Pool({ connectionString: url, max: 64 });
       let attempts = 0;

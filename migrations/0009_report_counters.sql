@@ -86,18 +86,28 @@ create function admit_order_income(o orders, sign int) returns table (
 $$;
 
 -- Adds signed parts to the counters in key order (two writers lock rows in the same order).
--- Zero deltas (an update that changed nothing counted) write nothing.
-create function admit_add_units(parts jsonb) returns void language sql as $$
+-- Zero deltas (an update that changed nothing counted) write nothing. plpgsql, so the upsert's
+-- plan is cached for the session instead of planned on every trigger call.
+create function admit_add_units(parts jsonb) returns void language plpgsql as $$
+begin
+  if parts is null then
+    return;
+  end if;
   insert into item_sales as c (event_id, kind, item_id, portal_id, shard, sold)
   select p.event_id, p.kind, p.item_id, p.portal_id, p.shard, sum(p.units)
   from jsonb_to_recordset(parts) p (event_id bigint, kind text, item_id bigint, portal_id bigint, shard smallint, units bigint)
   group by 1, 2, 3, 4, 5
   having sum(p.units) <> 0
   order by 1, 2, 3, 4, 5
-  on conflict (event_id, kind, item_id, portal_id, shard) do update set sold = c.sold + excluded.sold
+  on conflict (event_id, kind, item_id, portal_id, shard) do update set sold = c.sold + excluded.sold;
+end
 $$;
 
-create function admit_add_income(parts jsonb) returns void language sql as $$
+create function admit_add_income(parts jsonb) returns void language plpgsql as $$
+begin
+  if parts is null then
+    return;
+  end if;
   insert into income_counters as c (event_id, stamp, grain, at, codes_key, shard, orders, gross_cents, discount_cents,
     refund_cents, refunded_orders, tax_cents, fees_cents, platform_fee_cents, unpriced_payments)
   select p.event_id, p.stamp, p.grain, p.at, p.codes_key, p.shard, sum(p.orders), sum(p.gross_cents), sum(p.discount_cents),
@@ -116,7 +126,8 @@ create function admit_add_income(parts jsonb) returns void language sql as $$
     discount_cents = c.discount_cents + excluded.discount_cents, refund_cents = c.refund_cents + excluded.refund_cents,
     refunded_orders = c.refunded_orders + excluded.refunded_orders, tax_cents = c.tax_cents + excluded.tax_cents,
     fees_cents = c.fees_cents + excluded.fees_cents, platform_fee_cents = c.platform_fee_cents + excluded.platform_fee_cents,
-    unpriced_payments = c.unpriced_payments + excluded.unpriced_payments
+    unpriced_payments = c.unpriced_payments + excluded.unpriced_payments;
+end
 $$;
 
 -- Orders: new ones add their income (their lines come later and add their units); a change
@@ -124,7 +135,10 @@ $$;
 -- portal or event changed (their lines are read again only then).
 create function admit_orders_inserted() returns trigger language plpgsql as $$
 begin
-  perform admit_add_income((select jsonb_agg(p) from new_orders n, admit_order_income(n, 1) p));
+  -- new orders have usually taken no money yet (the payment comes later)
+  if exists (select 1 from new_orders n where n.took_money) then
+    perform admit_add_income((select jsonb_agg(p) from new_orders n, admit_order_income(n, 1) p));
+  end if;
   return null;
 end
 $$;
