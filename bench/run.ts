@@ -14,6 +14,7 @@ import { adminQuery, autocannon, dbUrl, fmt, freePort, percentile, ROOT, startPr
 
 /**
  * npm run bench [-- --only flash,sellout,reports,reads] [--quick] [--keep]
+ * (env: BENCH_CLIENTS=16,64 flash sale client counts; BENCH_QUICK_SECONDS quick duration)
  * Every figure is printed next to a baseline measured in this same run, with the ratio.
  */
 const args = process.argv.slice(2);
@@ -117,7 +118,8 @@ async function main(): Promise<void> {
       const flash = await ids('flash');
       const body = JSON.stringify({ items: [{ ticket_type_id: flash.typeId, quantity: 1 }] });
       await setupBaselineTables(url, 50_000_000);
-      for (const n of quick ? [64] : [16, 64, 256]) {
+      const clients = process.env.BENCH_CLIENTS?.split(',').map(Number) ?? (quick ? [64] : [16, 64, 256]);
+      for (const n of clients) {
         await settle(url);
         const before = Number(
           (await q<{ n: string }>('select count(*) n from orders where event_id = $1', [flash.eventId]))[0]!.n,
