@@ -1,5 +1,5 @@
 import { formatMoney } from '../../platform/money.ts';
-import type { Catalogue, CatalogueType } from './catalogue.ts';
+import type { Catalogue, CatalogueGood, CatalogueType } from './catalogue.ts';
 import { invalidItems } from './orders.errors.ts';
 import { groupUnitPrice, priceIn, priceLine, type PricedLine } from './pricing.ts';
 
@@ -28,6 +28,33 @@ export interface SellingContext {
 }
 
 const label = (t: CatalogueType) => `"${t.name}" (${t.id})`;
+
+/** A goods line: included with a ticket (free, untaxed) or bought on its own. */
+function goodsLine(
+  g: CatalogueGood,
+  quantity: number,
+  unitPriceCents: number,
+  taxRateBp: number,
+  included: boolean,
+  sc: SellingContext,
+): PricedLine {
+  return priceLine(
+    {
+      kind: 'goods',
+      ticket_type_id: null,
+      good_id: g.id,
+      session_id: null,
+      donation_id: null,
+      inventory_id: g.inventory_id,
+      name: g.name,
+      quantity,
+      unit_price_cents: unitPriceCents,
+      tax_rate_bp: taxRateBp,
+      included,
+    },
+    sc.taxMode,
+  );
+}
 
 /**
  * Checks every requested item (spec rule set of `invalid_items`) and prices the basket: ticket
@@ -119,24 +146,7 @@ export function buildLines(req: BasketRequest, cat: Catalogue, sc: SellingContex
   for (const [goodId, quantity] of included) {
     const g = cat.goods.get(goodId);
     if (!g) continue;
-    lines.push(
-      priceLine(
-        {
-          kind: 'goods',
-          ticket_type_id: null,
-          good_id: g.id,
-          session_id: null,
-          donation_id: null,
-          inventory_id: g.inventory_id,
-          name: g.name,
-          quantity,
-          unit_price_cents: 0,
-          tax_rate_bp: 0,
-          included: true,
-        },
-        sc.taxMode,
-      ),
-    );
+    lines.push(goodsLine(g, quantity, 0, 0, true, sc));
   }
   const goodsSeen = new Set<number>();
   for (const req2 of req.goods ?? []) {
@@ -148,24 +158,7 @@ export function buildLines(req: BasketRequest, cat: Catalogue, sc: SellingContex
       throw invalidItems(`Quantity for "${g.name}" must be at least 1`);
     const unit = priceIn(g, sc.currency, sc.eventCurrency);
     if (unit === null) throw invalidItems(`"${g.name}" is not sold in ${sc.currency.toUpperCase()}`);
-    lines.push(
-      priceLine(
-        {
-          kind: 'goods',
-          ticket_type_id: null,
-          good_id: g.id,
-          session_id: null,
-          donation_id: null,
-          inventory_id: g.inventory_id,
-          name: g.name,
-          quantity: req2.quantity,
-          unit_price_cents: unit,
-          tax_rate_bp: g.tax_rate_bp,
-          included: false,
-        },
-        sc.taxMode,
-      ),
-    );
+    lines.push(goodsLine(g, req2.quantity, unit, g.tax_rate_bp, false, sc));
   }
   for (const d of req.donations ?? []) {
     const don = cat.donations.get(d.donation_id);
