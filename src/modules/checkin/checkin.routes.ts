@@ -64,6 +64,15 @@ const orderCheckinBody = {
 
 const tags = ['check-in'];
 const resp = (ok: Record<string, unknown>, ...errors: number[]) => ({ 200: ok, ...errorResponses(...errors) });
+/** A page of a list's check-ins, orders or tickets: the items under `key` and the paging meta. */
+const page = (key: string, item: Record<string, unknown>) => ({
+  type: 'object',
+  required: [key, 'meta'],
+  properties: {
+    [key]: { type: 'array', items: { type: 'object', additionalProperties: false, ...item } },
+    meta: paginationMetaSchema,
+  },
+});
 
 export async function checkinRoutes(app: FastifyInstance): Promise<void> {
   app.addSchema(listSchema);
@@ -132,37 +141,25 @@ export async function checkinRoutes(app: FastifyInstance): Promise<void> {
       params: listParams('checkin_list_id'),
       querystring: pagingQuerySchema,
       response: resp(
-        {
-          type: 'object',
-          required: ['checkins', 'meta'],
+        page('checkins', {
+          required: ['id', 'ticket', 'created_at', 'qr_code_scanned', 'online'],
           properties: {
-            checkins: {
-              type: 'array',
-              items: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['id', 'ticket', 'created_at', 'qr_code_scanned', 'online'],
-                properties: {
-                  id: { type: 'integer' },
-                  ticket: {
-                    type: 'object',
-                    additionalProperties: false,
-                    required: ['id', 'reference', 'name'],
-                    properties: {
-                      id: { type: 'integer' },
-                      reference: { type: 'string' },
-                      name: { type: 'string', description: "attendee name ('' when none was given)" },
-                    },
-                  },
-                  created_at: timestamp,
-                  qr_code_scanned: { type: 'boolean' },
-                  online: { type: 'boolean' },
-                },
+            id: { type: 'integer' },
+            ticket: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['id', 'reference', 'name'],
+              properties: {
+                id: { type: 'integer' },
+                reference: { type: 'string' },
+                name: { type: 'string', description: "attendee name ('' when none was given)" },
               },
             },
-            meta: paginationMetaSchema,
+            created_at: timestamp,
+            qr_code_scanned: { type: 'boolean' },
+            online: { type: 'boolean' },
           },
-        },
+        }),
         401,
         404,
         429,
@@ -189,30 +186,18 @@ export async function checkinRoutes(app: FastifyInstance): Promise<void> {
       params: listParams('checkin_list_id'),
       querystring: pagingQuerySchema,
       response: resp(
-        {
-          type: 'object',
-          required: ['orders', 'meta'],
+        page('orders', {
+          required: ['qr_code_identifier', 'qr_code_url', 'url_checksum', 'reference', 'order_id', 'ticket_types'],
           properties: {
-            orders: {
-              type: 'array',
-              items: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['qr_code_identifier', 'qr_code_url', 'url_checksum', 'reference', 'order_id', 'ticket_types'],
-                properties: {
-                  ...scannable,
-                  order_id: { type: 'integer' },
-                  ticket_types: {
-                    type: 'object',
-                    description: 'ticket-type slug -> number of checkable tickets of that type in the order',
-                    additionalProperties: { type: 'integer' },
-                  },
-                },
-              },
+            ...scannable,
+            order_id: { type: 'integer' },
+            ticket_types: {
+              type: 'object',
+              description: 'ticket-type slug -> number of checkable tickets of that type in the order',
+              additionalProperties: { type: 'integer' },
             },
-            meta: paginationMetaSchema,
           },
-        },
+        }),
         401,
         404,
         429,
@@ -232,26 +217,14 @@ export async function checkinRoutes(app: FastifyInstance): Promise<void> {
       params: listParams('checkin_list_id'),
       querystring: pagingQuerySchema,
       response: resp(
-        {
-          type: 'object',
-          required: ['tickets', 'meta'],
+        page('tickets', {
+          required: ['qr_code_identifier', 'qr_code_url', 'url_checksum', 'reference', 'id', 'ticket_type'],
           properties: {
-            tickets: {
-              type: 'array',
-              items: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['qr_code_identifier', 'qr_code_url', 'url_checksum', 'reference', 'id', 'ticket_type'],
-                properties: {
-                  ...scannable,
-                  id: { type: 'integer' },
-                  ticket_type: { type: 'string', description: 'name of the ticket type' },
-                },
-              },
-            },
-            meta: paginationMetaSchema,
+            ...scannable,
+            id: { type: 'integer' },
+            ticket_type: { type: 'string', description: 'name of the ticket type' },
           },
-        },
+        }),
         401,
         404,
         429,
