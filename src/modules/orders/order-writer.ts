@@ -237,7 +237,6 @@ async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[
         position,
       })),
     );
-    if (lineRows.length) await trx.insertInto('order_lines').values(lineRows).execute();
     const discountRows = granted.flatMap((i, n) =>
       orders[i]!.codes.map((c, position) => ({
         account_id: rows[n]!.account_id,
@@ -249,26 +248,36 @@ async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[
       })),
     );
     if (discountRows.length) await trx.insertInto('order_discounts').values(discountRows).execute();
-    await trx
-      .insertInto('order_log')
-      .values(
-        granted.map((i, n) => ({
-          account_id: rows[n]!.account_id,
-          order_id: rows[n]!.id,
-          action: 'created',
-          data: JSON.stringify({ channel: orders[i]!.row.channel, total_cents: orders[i]!.row.total_cents }),
-          created_at: now,
-        })),
-      )
-      .execute();
 
-    // 5. Stock and code uses taken, one statement each.
+    // 5. Lines, log and the stock taken, in one statement: the fewer round trips under the
+    //    stock row's lock, the sooner the next batch has it.
+    const logRows = granted.map((i, n) => ({
+      account_id: rows[n]!.account_id,
+      order_id: rows[n]!.id,
+      action: 'created',
+      data: JSON.stringify({ channel: orders[i]!.row.channel, total_cents: orders[i]!.row.total_cents }),
+      created_at: now,
+    }));
     const taken = new Map<number, number>();
     for (const i of granted) for (const [id, q] of orders[i]!.units) taken.set(id, (taken.get(id) ?? 0) + q);
-    if (taken.size) {
-      const ids = [...taken.keys()].sort((a, b) => a - b);
-      await sql`update inventory i set taken = i.taken + u.q
-        from unnest(${ids}::bigint[], ${ids.map((id) => taken.get(id)!)}::int[]) as u(id, q) where i.id = u.id`.execute(trx);
+    const ids = [...taken.keys()].sort((a, b) => a - b);
+    if (lineRows.length && ids.length) {
+      const units = sql<{
+        id: number;
+        q: number;
+      }>`(select unnest(${ids}::bigint[]) as id, unnest(${ids.map((id) => taken.get(id)!)}::int[]) as q)`;
+      await trx
+        .with('lines', (db) => db.insertInto('order_lines').values(lineRows))
+        .with('log', (db) => db.insertInto('order_log').values(logRows))
+        .updateTable('inventory')
+        .from(units.as('u'))
+        .set({ taken: sql`inventory.taken + u.q` })
+        .whereRef('inventory.id', '=', 'u.id')
+        .execute();
+    } else {
+      // nothing with stock (a donation alone)
+      if (lineRows.length) await trx.insertInto('order_lines').values(lineRows).execute();
+      await trx.insertInto('order_log').values(logRows).execute();
     }
     if (uses.size) {
       const ids = [...uses.keys()];
