@@ -97,6 +97,12 @@ export async function autocannon(opts: {
   return JSON.parse(out.trim().split('\n').pop()!) as LoadResult;
 }
 
+/** The round with the median throughput (its latencies come with it). */
+export function medianRound(rounds: LoadResult[]): LoadResult {
+  const sorted = [...rounds].sort((a, b) => a.perSecond - b.perSecond);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
 export function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
