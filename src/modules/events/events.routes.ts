@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/http/routes.ts';
 import { errorResponses, nullableInteger, nullableString, slugParams } from '../../platform/http/schemas.ts';
-import { getEvent, getEvents, getSeries, getTicketTypes } from './events.service.ts';
+import { serializedOnce } from '../../platform/http/serialized.ts';
+import { getEvent, getEvents, getSeries, getTicketTypes, type EventView, type TicketTypeView } from './events.service.ts';
 
 export const eventSchema = {
   $id: 'Event',
@@ -64,6 +65,9 @@ export async function eventsRoutes(app: FastifyInstance): Promise<void> {
   app.addSchema(eventSchema);
   app.addSchema(ticketTypeSchema);
   const common = { config: { capability: 'events.view' as const } };
+  // the event and its ticket types are cached rows (events.service.ts): serialised once per row
+  const sendEvent = serializedOnce<EventView>();
+  const sendTypes = serializedOnce<TicketTypeView[]>();
 
   app.get(
     '/events',
@@ -108,7 +112,7 @@ export async function eventsRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: { $ref: 'Event#' }, ...errorResponses(401, 403, 404, 429, 500) },
       },
     },
-    async (request) => getEvent(app.ctx, principalOf(request), request.params.slug),
+    async (request, reply) => sendEvent(reply, await getEvent(app.ctx, principalOf(request), request.params.slug), (e) => e),
   );
 
   app.get<{ Params: { slug: string } }>(
@@ -129,6 +133,9 @@ export async function eventsRoutes(app: FastifyInstance): Promise<void> {
         },
       },
     },
-    async (request) => ({ ticket_types: await getTicketTypes(app.ctx, principalOf(request), request.params.slug) }),
+    async (request, reply) =>
+      sendTypes(reply, await getTicketTypes(app.ctx, principalOf(request), request.params.slug), (types) => ({
+        ticket_types: types,
+      })),
   );
 }
