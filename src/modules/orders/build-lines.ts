@@ -29,14 +29,15 @@ export interface SellingContext {
 
 const label = (t: CatalogueType) => `"${t.name}" (${t.id})`;
 
-/** A goods line: included with a ticket (free, untaxed) or bought on its own. */
+/**
+ * A goods line: bought on its own at `price`, or (no price) included with a ticket type, free and
+ * untaxed.
+ */
 function goodsLine(
   g: CatalogueGood,
   quantity: number,
-  unitPriceCents: number,
-  taxRateBp: number,
-  included: boolean,
   sc: SellingContext,
+  price?: { unitPriceCents: number; taxRateBp: number },
 ): PricedLine {
   return priceLine(
     {
@@ -48,9 +49,9 @@ function goodsLine(
       inventory_id: g.inventory_id,
       name: g.name,
       quantity,
-      unit_price_cents: unitPriceCents,
-      tax_rate_bp: taxRateBp,
-      included,
+      unit_price_cents: price?.unitPriceCents ?? 0,
+      tax_rate_bp: price?.taxRateBp ?? 0,
+      included: price === undefined,
     },
     sc.taxMode,
   );
@@ -146,7 +147,7 @@ export function buildLines(req: BasketRequest, cat: Catalogue, sc: SellingContex
   for (const [goodId, quantity] of included) {
     const g = cat.goods.get(goodId);
     if (!g) continue;
-    lines.push(goodsLine(g, quantity, 0, 0, true, sc));
+    lines.push(goodsLine(g, quantity, sc));
   }
   const goodsSeen = new Set<number>();
   for (const req2 of req.goods ?? []) {
@@ -158,7 +159,7 @@ export function buildLines(req: BasketRequest, cat: Catalogue, sc: SellingContex
       throw invalidItems(`Quantity for "${g.name}" must be at least 1`);
     const unit = priceIn(g, sc.currency, sc.eventCurrency);
     if (unit === null) throw invalidItems(`"${g.name}" is not sold in ${sc.currency.toUpperCase()}`);
-    lines.push(goodsLine(g, req2.quantity, unit, g.tax_rate_bp, false, sc));
+    lines.push(goodsLine(g, req2.quantity, sc, { unitPriceCents: unit, taxRateBp: g.tax_rate_bp }));
   }
   for (const d of req.donations ?? []) {
     const don = cat.donations.get(d.donation_id);
