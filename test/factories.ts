@@ -57,7 +57,7 @@ export function makeAccountFile(
   const slug = overrides.slug ?? `acct-${next()}`;
   const events = overrides.events ?? [makeEvent()];
   const t = tokenSecrets(slug);
-  const all = ['events.view', 'orders.view', 'orders.manage', 'refund'];
+  const all = ['events.view', 'orders.view', 'orders.manage', 'refund', 'events.manage', 'tokens.manage', 'webhooks.manage'];
   const { limitedTo, slug: _slug, ...rest } = overrides;
   return {
     account: { slug, name: `Account ${slug}`, payments: { mode: 'sandbox' } },

@@ -4,7 +4,15 @@ import { cacheOf } from '../cache.ts';
 import type { Db } from '../db/database.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
 
-export const CAPABILITIES = ['events.view', 'orders.view', 'orders.manage', 'refund'] as const;
+export const CAPABILITIES = [
+  'events.view',
+  'orders.view',
+  'orders.manage',
+  'refund',
+  'events.manage',
+  'tokens.manage',
+  'webhooks.manage',
+] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 export const SCOPES = ['invitations.view'] as const;
 export type Scope = (typeof SCOPES)[number];
