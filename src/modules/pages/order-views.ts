@@ -89,7 +89,7 @@ export function ledger(doc: OrderDocument): SafeHtml {
 export function eventHeader(doc: OrderDocument): SafeHtml {
   const { order } = doc;
   return html`<h1>${order.event_name}</h1>
-    <p class="muted">${formatInZone(order.event_starts_at, order.timezone)}${order.venue ? html` · ${order.venue}` : ''}</p>`;
+    <p class="muted">${formatInZone(order.event_starts_at, order.timezone)}${order.venue ? html` · ${order.venue.name}` : ''}</p>`;
 }
 
 /** One QR code per ticket, rendered from its QR token as inline SVG. */

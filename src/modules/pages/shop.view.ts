@@ -49,7 +49,7 @@ export function shopPage(v: ShopView): SafeHtml {
   return html`${SHOP_CSS}
     <h1>${event.name}</h1>
     <p class="muted">
-      ${formatInZone(event.starts_at, event.timezone)}${event.venue ? html` · ${event.venue}` : ''}${data.channel.name ? html` · ${data.channel.name}` : ''}
+      ${formatInZone(event.starts_at, event.timezone)}${event.venue ? html` · ${event.venue.name}` : ''}${data.channel.name ? html` · ${data.channel.name}` : ''}
     </p>
     ${
       v.message || errorList.length

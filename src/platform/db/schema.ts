@@ -58,8 +58,16 @@ export interface EventsTable {
   sales_end_at: Timestamp | null;
   payment_expires_at: Timestamp | null;
   tax_mode: Generated<'inclusive' | 'exclusive'>;
-  venue: string | null;
+  description: string | null;
+  venue: GenJson<EventVenue> | null;
+  locale: Generated<string>;
   created_at: GenTimestamp;
+}
+
+export interface EventVenue {
+  name: string;
+  address?: string;
+  map_url?: string;
 }
 
 export interface InventoryTable {
@@ -186,6 +194,7 @@ export interface DiscountCodesTable {
   uses: Generated<number>;
   ticket_type_ids: number[] | null;
   valid_until: Timestamp | null;
+  disabled_at: Timestamp | null;
 }
 
 export interface QuestionsTable {
