@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const SHOTS = path.resolve(import.meta.dirname, '../../test-results/screenshots');
 
@@ -23,4 +23,45 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+const AXE_SOURCE = fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  /** CSS selectors of the offending elements */
+  targets: string[];
+}
+
+/**
+ * Runs axe-core (WCAG 2.x A/AA rules) in the page and returns the serious and critical violations,
+ * so a test can `expect(await seriousViolations(page)).toEqual([])` and see what failed.
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  // a string, so the browser-side code needs no DOM types here
+  const found = (await page.evaluate(`axe
+    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`)) as Array<{
+    id: string;
+    impact: string | null;
+    help: string;
+    targets: string[];
+  }>;
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Screenshots a page at phone (390 px) and desktop (1280 px) width under test-results/screenshots. */
+export async function screenshotBoth(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const [label, width] of [
+    ['phone', 390],
+    ['desktop', 1280],
+  ] as const) {
+    await page.setViewportSize({ width, height: label === 'phone' ? 844 : 800 });
+    await page.screenshot({ path: `${SHOTS}/${name}-${label}.png`, fullPage: true });
+  }
+  if (before) await page.setViewportSize(before);
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, SHOTS } from './chromium.ts';
+import { launchChromium, seriousViolations, SHOTS } from './chromium.ts';
 import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
@@ -79,12 +79,14 @@ describe('buying in a browser', () => {
     await page.goto(paymentUrl);
     await expect(page.getByRole('heading', { name: 'Harbour Gala' }).isVisible()).resolves.toBe(true);
     await page.screenshot({ path: path.join(SHOTS, 'pay-page.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: /Pay/ }).click();
     await page.waitForURL(/\/o\//);
     expect(page.url()).toMatch(new RegExp(`^${base}/o/`));
     await expect(page.getByRole('heading', { name: 'Your tickets' }).isVisible()).resolves.toBe(true);
     expect(await page.locator('.admit-ticket svg').count()).toBe(3);
     await page.screenshot({ path: path.join(SHOTS, 'order-page-lantern.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
 
     // the same order page under another theme
     await t.ctx.db.updateTable('themes').set({ is_default: false }).execute();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, SHOTS } from './chromium.ts';
+import { launchChromium, seriousViolations, SHOTS } from './chromium.ts';
 import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
@@ -90,6 +90,7 @@ describe('a person buying', () => {
     // a sold-out type has no quantity field at all
     expect(await page.getByLabel('Front row', { exact: true }).count()).toBe(0);
     expect(await page.getByText('Sold out').count()).toBeGreaterThan(0);
+    expect(await seriousViolations(page)).toEqual([]);
     const url = await buy(page, `/e/${a.slug}/fest`, 'General admission', 'shop', async (p) => {
       await p.getByLabel('Tote bag').fill('1');
       await p.getByLabel('Discount code (optional)').fill('FRIENDS');

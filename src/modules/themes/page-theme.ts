@@ -142,7 +142,8 @@ const BASE_CSS =
   'button,.button{background:var(--admit-accent-color);color:var(--admit-accent-color-contrast);border:0;' +
   'border-radius:var(--admit-button-radius);padding:.6rem 1.2rem;font:inherit;cursor:pointer}' +
   'button:hover,.button:hover{background:var(--admit-accent-color-hover)}' +
-  '.muted,.admit-footer{color:var(--admit-text-color-muted)}';
+  // the footer sits on the page background, which the muted colour (mixed against the card) may not suit
+  '.muted{color:var(--admit-text-color-muted)}.admit-footer{color:var(--admit-text-color);font-size:.875rem}';
 
 const EMPTY_RESERVED = RESERVED_COMPONENT_NAMES.filter((n) => !['content', 'header', 'footer', 'powered_by'].includes(n));
 
