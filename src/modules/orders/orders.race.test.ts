@@ -117,16 +117,24 @@ describe.runIf(process.env.DATABASE_URL)('two app instances on one database', ()
     const second = await createTestApp({ sameDatabaseAs: t });
     try {
       const quantity = (i: number) => (i % 3 === 0 ? 2 : 1);
-      const results = await Promise.all(
-        Array.from({ length: 400 }, (_, i) =>
-          (i % 2 ? second : t).call(duo.tokens.all, {
-            method: 'POST',
-            url: '/api/v1/events/duo/orders',
-            headers: { 'content-type': 'application/json' },
-            payload: JSON.stringify({ items: [{ ticket_type_id: typeId, quantity: quantity(i) }] }),
-          }),
-        ),
-      );
+      // ten waves of 40 racing requests, half on each instance; the first wave (at most 80 units)
+      // cannot sell out, so both instances must sell in it, however unevenly they are warmed up
+      const results = [];
+      for (let wave = 0; wave < 10; wave++) {
+        results.push(
+          ...(await Promise.all(
+            Array.from({ length: 40 }, (_, j) => {
+              const i = wave * 40 + j;
+              return (i % 2 ? second : t).call(duo.tokens.all, {
+                method: 'POST',
+                url: '/api/v1/events/duo/orders',
+                headers: { 'content-type': 'application/json' },
+                payload: JSON.stringify({ items: [{ ticket_type_id: typeId, quantity: quantity(i) }] }),
+              });
+            }),
+          )),
+        );
+      }
       expect(results.every((r) => r.statusCode === 201 || r.statusCode === 409)).toBe(true);
       const okIdx = results.map((r, i) => (r.statusCode === 201 ? i : -1)).filter((i) => i >= 0);
       // both instances sold: the lock on the inventory row, not either process, keeps the count
