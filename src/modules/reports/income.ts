@@ -118,6 +118,14 @@ export async function incomeReport(
   on: 'paid' | 'started',
   now: Date,
 ): Promise<IncomeReport> {
+  // spec 2.2: an account paying through its own provider key pays no platform fee, whatever its
+  // imported payment history carries; decided here, so a change of payment mode shows at once
+  const account = await db
+    .selectFrom('accounts')
+    .select('payments_mode')
+    .where('id', '=', event.account_id)
+    .executeTakeFirstOrThrow();
+  const platformFees = account.payments_mode !== 'own_key';
   const tz = event.timezone;
   const stamp = on === 'paid' ? sql`o.paid_at` : sql`o.created_at`;
   const month = (at: RawBuilder<unknown>) => sql`to_char(${at} at time zone ${tz}, 'YYYY-MM')`;
@@ -174,6 +182,7 @@ export async function incomeReport(
   for (const c of counted.rows) {
     const row = monthRow(c.month);
     for (const k of MONTH_FIGURES) if (k !== 'pending_cents' && k !== 'pending_orders') row[k] += c[k];
+    if (!platformFees) row.platform_fee_cents = 0;
     // codes_key holds an order's codes comma-joined in redemption order
     if (c.codes_key !== '' && c.orders > 0) for (const code of c.codes_key.split(',')) codes.add(code);
   }

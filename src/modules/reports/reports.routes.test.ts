@@ -191,7 +191,8 @@ describe('GET income', () => {
       pending_cents: 0,
       pending_orders: 0,
     };
-    // O-2 in GBP at 1.17: gross 2574, refund 1170, tax 168, platform fee 35; its GBP fee is unpriced
+    // O-2 in GBP at 1.17: gross 2574, refund 1170, tax 168, platform fee 35; its GBP fee is established
+    // (a cost, so not unpriced) but in another currency, so it stays out of fees_cents; O-3's fee is unpriced
     const nov = {
       month: '2026-11',
       orders: 3,
@@ -203,7 +204,7 @@ describe('GET income', () => {
       tax_cents: 496,
       fees_cents: 130,
       platform_fee_cents: 35,
-      unpriced_payments: 2,
+      unpriced_payments: 1,
       net_cents: 4243,
       pending_cents: 2500,
       pending_orders: 1,
@@ -225,7 +226,7 @@ describe('GET income', () => {
       tax_cents: 1015,
       fees_cents: 130,
       platform_fee_cents: 35,
-      unpriced_payments: 2,
+      unpriced_payments: 1,
       net_cents: 9304,
       pending_cents: 2500,
       pending_orders: 1,
@@ -272,6 +273,67 @@ describe('GET income', () => {
     await t.ctx.db.deleteFrom('payments').where('id', '=', extra.id).execute();
     await t.ctx.db.updateTable('payments').set({ fee_cents: null, fee_currency: null }).where('id', '=', unpriced.id).execute();
     expect((await get('berlin/income?range=all')).json()).toEqual(before);
+  });
+
+  it('a payment fee settled in another currency is a cost, not unpriced; a missing fee is unpriced', async () => {
+    const before = (await get('berlin/income?range=all')).json();
+    const gbp = await t.ctx.db
+      .selectFrom('payments')
+      .select(['id', 'fee_cents', 'fee_currency'])
+      .where('provider_ref', '=', 'pi_2')
+      .executeTakeFirstOrThrow();
+    expect(gbp).toMatchObject({ fee_cents: 90, fee_currency: 'gbp' });
+    // the fee becomes unknown: one more unpriced payment, fees_cents unchanged (it never held it)
+    await t.ctx.db.updateTable('payments').set({ fee_cents: null, fee_currency: null }).where('id', '=', gbp.id).execute();
+    const unknown = (await get('berlin/income?range=all')).json();
+    expect(unknown.unpriced_payments).toBe(before.unpriced_payments + 1);
+    expect(unknown.fees_cents).toBe(before.fees_cents);
+    await t.ctx.db.updateTable('payments').set({ fee_cents: 90, fee_currency: 'gbp' }).where('id', '=', gbp.id).execute();
+    expect((await get('berlin/income?range=all')).json()).toEqual(before);
+  });
+
+  it('an account on its own provider key reports platform_fee_cents 0, whatever its imported history carries', async () => {
+    const own = await seedAccount(
+      t.ctx,
+      makeAccountFile({
+        slug: 'ownkey',
+        events: [
+          makeEvent({
+            slug: 'ownkey-fest',
+            currency: 'eur',
+            timezone: 'Europe/Berlin',
+            ticket_types: [{ key: 'ga', name: 'General', price: 2500, capacity: 100 }],
+            orders: [
+              makeOrder({
+                ref: 'OWN-1',
+                created_at: '2026-11-01T10:00:00Z',
+                paid_at: '2026-11-01T10:05:00Z',
+                lines: [{ kind: 'tickets', ref: 'ga', quantity: 1, unit_price: 2500 }],
+                payments: [
+                  { rail: 'card', amount: 2500, at: '2026-11-01T10:05:00Z', fee: 60, fee_currency: 'eur', platform_fee: 40, provider_ref: 'pi_own' },
+                ],
+              }),
+            ],
+          }),
+        ],
+      }),
+    );
+    const report = async () => {
+      const res = await t.call(own.tokens.all, { method: 'GET', url: '/api/v1/events/ownkey-fest/income?range=all' });
+      expect(res.statusCode).toBe(200);
+      return res.json();
+    };
+    // imported as a sandbox (platform) account: the platform fee is reported and deducted
+    const platform = await report();
+    expect(platform.platform_fee_cents).toBe(40);
+    expect(platform.months[0].platform_fee_cents).toBe(40);
+    expect(platform.net_cents).toBe(2500 - 60 - 40);
+    await t.ctx.db.updateTable('accounts').set({ payments_mode: 'own_key' }).where('slug', '=', 'ownkey').execute();
+    const ownKey = await report();
+    expect(ownKey.platform_fee_cents).toBe(0);
+    expect(ownKey.months[0].platform_fee_cents).toBe(0);
+    expect(ownKey.net_cents).toBe(2500 - 60);
+    expect(ownKey.net_cents).toBe(ownKey.collected_cents - ownKey.tax_cents - ownKey.fees_cents - ownKey.platform_fee_cents);
   });
 
   it('dates by the start when on=started, pending always by the start, windows clamp', async () => {

@@ -69,9 +69,9 @@ describe('migrate', () => {
           select ref, took_money, fees_cents::int, platform_fees_cents::int, unpriced_payments from orders order by ref`
           .execute(db)
           .then((r) => r.rows);
-      // the usd fee is not in the event currency: unpriced
+      // the usd fee is not in the event currency: out of fees_cents, but established, so not unpriced (0011)
       expect(await figures()).toEqual([
-        { ref: 'R1', took_money: true, fees_cents: 40, platform_fees_cents: 5, unpriced_payments: 1 },
+        { ref: 'R1', took_money: true, fees_cents: 40, platform_fees_cents: 5, unpriced_payments: 0 },
         { ref: 'R2', took_money: false, fees_cents: 0, platform_fees_cents: 0, unpriced_payments: 0 },
       ]);
       await sql`update payments set status = 'succeeded', fee_cents = 3, fee_currency = 'eur' where order_id = 2`.execute(db);
@@ -80,6 +80,29 @@ describe('migrate', () => {
         { ref: 'R1', took_money: false, fees_cents: 0, platform_fees_cents: 0, unpriced_payments: 0 },
         { ref: 'R2', took_money: true, fees_cents: 3, platform_fees_cents: 0, unpriced_payments: 0 },
       ]);
+    });
+  });
+
+  it('0011 stops counting fees established in another currency as unpriced, orders and counters alike', async () => {
+    await beforeMigration(11, 'UTC', async (db, rest) => {
+      await sql`insert into orders (account_id, event_id, ref, status, currency, subtotal_cents, total_cents, access_secret, qr_token,
+          created_at, paid_at)
+        values (1, 1, 'R1', 'paid', 'eur', 1000, 1000, 's1', 'q1', now(), now())`.execute(db);
+      await sql`insert into payments (account_id, order_id, rail, provider, status, amount_cents, currency, fee_cents, fee_currency, created_at)
+        values (1, 1, 'card', 'stripe', 'succeeded', 600, 'usd', 30, 'usd', now()),
+               (1, 1, 'card', 'stripe', 'succeeded', 400, 'eur', null, null, now())`.execute(db);
+      const unpriced = async () => ({
+        order: (await sql<{ n: number }>`select unpriced_payments as n from orders`.execute(db)).rows[0]!.n,
+        counters: (
+          await sql<{ n: number }>`select coalesce(sum(unpriced_payments), 0)::int as n from income_counters
+            where stamp = 'paid' and grain = 'day'`.execute(db)
+        ).rows[0]!.n,
+      });
+      // before: the usd fee and the missing fee both counted
+      expect(await unpriced()).toEqual({ order: 2, counters: 2 });
+      await rest();
+      // after: only the missing fee is unpriced
+      expect(await unpriced()).toEqual({ order: 1, counters: 1 });
     });
   });
 
