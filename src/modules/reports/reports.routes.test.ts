@@ -310,7 +310,15 @@ describe('GET income', () => {
                 paid_at: '2026-11-01T10:05:00Z',
                 lines: [{ kind: 'tickets', ref: 'ga', quantity: 1, unit_price: 2500 }],
                 payments: [
-                  { rail: 'card', amount: 2500, at: '2026-11-01T10:05:00Z', fee: 60, fee_currency: 'eur', platform_fee: 40, provider_ref: 'pi_own' },
+                  {
+                    rail: 'card',
+                    amount: 2500,
+                    at: '2026-11-01T10:05:00Z',
+                    fee: 60,
+                    fee_currency: 'eur',
+                    platform_fee: 40,
+                    provider_ref: 'pi_own',
+                  },
                 ],
               }),
             ],
