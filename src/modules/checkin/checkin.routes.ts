@@ -245,6 +245,8 @@ export async function checkinRoutes(app: FastifyInstance): Promise<void> {
   } as const;
 
   app.post(`${base}/:checkin_list_id/orders/:order_qr_token/checkins`, {
+    // spec 4.2: the one route whose parameters come as a form (JSON is read too)
+    config: { forms: true },
     schema: {
       tags,
       summary: "Check in an order's tickets by its QR token",
@@ -282,6 +284,8 @@ export async function checkinRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post(`${base}/:checkin_list_id/tickets/:ticket_qr_token/checkins`, {
+    // scanning apps post their optional flags the way they post the order check-in's: as a form
+    config: { forms: true },
     schema: {
       tags,
       summary: 'Check in one ticket by its QR token',

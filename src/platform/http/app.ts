@@ -11,6 +11,7 @@ import { machineApi, accountApi, buyerPages, publicRoutes } from './routes.ts';
 import { addMethodNotAllowed, watchRoutes } from './method-not-allowed.ts';
 import { renderErrorPage } from './html.ts';
 import { securityHeaders } from './security-headers.ts';
+import { cleanUrl, inputHygiene } from './input-hygiene.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,7 +32,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     trustProxy: process.env.ADMIT_TRUST_PROXY === '1',
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
-    routerOptions: { maxParamLength: 300, ignoreTrailingSlash: true },
+    // an unknown ref or slug of any reasonable length is a 404 from its route; Node's header
+    // limit (16 KiB) still bounds the request line
+    routerOptions: { maxParamLength: 8192, ignoreTrailingSlash: true },
+    // NUL, bytes that are not UTF-8 and stray '%' in the URL become U+FFFD before routing (issue 15)
+    rewriteUrl: (req) => cleanUrl(req.url ?? '/'),
     // Router-level failures (over-long or malformed path segments) never reach setErrorHandler.
     frameworkErrors: (err, request, reply) => {
       const code = (err as { code?: string }).code;
@@ -55,6 +60,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.decorateRequest('principal', null);
   app.addSchema(errorSchema);
   securityHeaders(app);
+  inputHygiene(app);
 
   await app.register(formbody, { bodyLimit: ctx.config.bodyLimit });
   await app.register(swagger, {

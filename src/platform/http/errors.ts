@@ -60,6 +60,17 @@ export function toAppError(err: unknown, request: FastifyRequest): AppError {
     const message = `Invalid ${fe.validationContext ?? 'request'}: ${Object.entries(fields)
       .map(([k, m]) => `${k} ${m.join(', ')}`)
       .join('; ')}`;
+    if (fe.validationContext === 'params') {
+      // a path segment that cannot name anything (too long, not a number) names nothing: 404, as for
+      // any other unknown ref or slug
+      return new AppError(
+        'not_found',
+        'not_found',
+        `Nothing at this path (${Object.entries(fields)
+          .map(([k, m]) => `${k.replace(/^params\./, '')} ${m.join(', ')}`)
+          .join('; ')})`,
+      );
+    }
     if (style && fe.validationContext === 'body') {
       return new AppError(style.status === 400 ? 'bad_request' : 'unprocessable', style.code, message, { fields });
     }
@@ -99,6 +110,12 @@ export function toAppError(err: unknown, request: FastifyRequest): AppError {
     return new AppError('unavailable', 'unavailable', 'The service is briefly unavailable; nothing was changed, please retry', {
       cause: err,
     });
+  }
+  if (pgCode === '22021' || pgCode === '22P05' || pgCode === '22001' || pgCode === '54000') {
+    // text the database cannot store (a safety net: the input hygiene hook refuses it first)
+    const message = 'The request holds text that cannot be stored (a NUL character, invalid UTF-8 or an over-long value)';
+    if (style) return new AppError(style.status === 400 ? 'bad_request' : 'unprocessable', style.code, message);
+    return new AppError('bad_request', 'bad_request', message);
   }
   if (pgCode === '55P03' || pgCode === '40001' || pgCode === '40P01') {
     return new AppError('unavailable', 'busy', 'Too busy right now; nothing was changed, please retry', { cause: err });

@@ -10,5 +10,5 @@ export const errorResponses = (...statuses: number[]): Record<number, { $ref: st
 export const slugParams = {
   type: 'object',
   required: ['slug'],
-  properties: { slug: { type: 'string', maxLength: 200 } },
+  properties: { slug: { type: 'string' } },
 } as const;
