@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'precondition_failed'
   | 'unprocessable'
   | 'rate_limited'
   | 'payload_too_large'

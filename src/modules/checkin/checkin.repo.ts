@@ -26,7 +26,11 @@ export async function listCheckinLists(
   limit: number,
   offset: number,
 ): Promise<{ rows: CheckinListRow[]; count: number }> {
-  let base = db.selectFrom('checkin_lists').where('account_id', '=', accountId).where('event_id', '=', eventId);
+  let base = db
+    .selectFrom('checkin_lists')
+    .where('account_id', '=', accountId)
+    .where('event_id', '=', eventId)
+    .where('archived_at', 'is', null);
   if (q) base = base.where('name', 'ilike', likePattern(q));
   const [rows, total] = await Promise.all([
     base.select(LIST_COLUMNS).orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
@@ -42,6 +46,7 @@ export function findCheckinList(db: Db, accountId: number, eventId: number, id: 
     .where('account_id', '=', accountId)
     .where('event_id', '=', eventId)
     .where('id', '=', id)
+    .where('archived_at', 'is', null)
     .executeTakeFirst();
 }
 

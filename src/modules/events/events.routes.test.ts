@@ -58,6 +58,9 @@ describe('GET /api/v1/events', () => {
       sales_end_at: null,
       tax_mode: 'inclusive',
       url: `http://admit.test/e/${acct.slug}/older`,
+      description: null,
+      venue: null,
+      locale: 'en',
     });
   });
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/http/routes.ts';
 import { errorResponses, nullableInteger, nullableString, slugParams } from '../../platform/http/schemas.ts';
 import { serializedOnce } from '../../platform/http/serialized.ts';
+import { eventConfigRoutes } from './event-config.routes.ts';
 import { getEvent, getEvents, getSeries, getTicketTypes, type EventView, type TicketTypeView } from './events.service.ts';
 
 export const eventSchema = {
@@ -20,6 +21,9 @@ export const eventSchema = {
     'sales_end_at',
     'tax_mode',
     'url',
+    'description',
+    'venue',
+    'locale',
   ],
   properties: {
     slug: { type: 'string' },
@@ -33,6 +37,14 @@ export const eventSchema = {
     sales_end_at: { type: ['string', 'null'], format: 'date-time' },
     tax_mode: { type: 'string', enum: ['inclusive', 'exclusive'] },
     url: { type: 'string', description: 'public event page' },
+    description: { ...nullableString, description: 'Markdown shown on the event page' },
+    venue: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['name', 'address', 'map_url'],
+      properties: { name: { type: 'string' }, address: nullableString, map_url: nullableString },
+    },
+    locale: { type: 'string', description: 'default language of the buyer pages and mails' },
   },
 } as const;
 
@@ -68,6 +80,8 @@ export async function eventsRoutes(app: FastifyInstance): Promise<void> {
   // the event and its ticket types are cached rows (events.service.ts): serialised once per row
   const sendEvent = serializedOnce<EventView>();
   const sendTypes = serializedOnce<TicketTypeView[]>();
+  // the management routes (contract section 6) answer with the Event and TicketType schemas above
+  await app.register(eventConfigRoutes);
 
   app.get(
     '/events',

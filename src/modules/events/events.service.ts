@@ -18,6 +18,9 @@ export interface EventView {
   sales_end_at: string | null;
   tax_mode: 'inclusive' | 'exclusive';
   url: string;
+  description: string | null;
+  venue: { name: string; address: string | null; map_url: string | null } | null;
+  locale: string;
 }
 
 export interface TicketTypeView {
@@ -49,6 +52,9 @@ export function presentEvent(ctx: AppContext, accountSlug: string, e: EventRow):
     sales_end_at: iso(e.sales_end_at),
     tax_mode: e.tax_mode,
     url: eventPageUrl(ctx, accountSlug, e.slug),
+    description: e.description,
+    venue: e.venue ? { name: e.venue.name, address: e.venue.address ?? null, map_url: e.venue.map_url ?? null } : null,
+    locale: e.locale,
   };
 }
 

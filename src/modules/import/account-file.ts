@@ -96,6 +96,9 @@ export interface EventIn {
   sales_end_at?: string;
   payment_expires_at?: string;
   tax_mode?: 'inclusive' | 'exclusive';
+  description?: string;
+  venue?: { name: string; address?: string; map_url?: string };
+  locale?: string;
   ticket_types?: TicketTypeIn[];
   goods?: GoodIn[];
   sessions?: SessionIn[];

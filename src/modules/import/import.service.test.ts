@@ -70,6 +70,9 @@ describe('importing the contract example', () => {
       sales_end_at: null,
       tax_mode: 'inclusive',
       url: 'http://admit.test/e/harbour-hall/autumn-jazz',
+      description: null,
+      venue: null,
+      locale: 'en',
     });
     const types = (await t.call(token, { method: 'GET', url: '/api/v1/events/autumn-jazz/ticket-types' })).json().ticket_types;
     expect(

@@ -128,7 +128,15 @@ async function withInventory(
   return row.id;
 }
 
-async function writeEvent(ctx: AppContext, db: Db, accountId: number, f: AccountFile, e: EventIn, at: string): Promise<number> {
+/** Writes one event of an account file (and its orders); also how the config API creates an event. */
+export async function writeEvent(
+  ctx: AppContext,
+  db: Db,
+  accountId: number,
+  f: AccountFile,
+  e: EventIn,
+  at: string,
+): Promise<number> {
   const seriesId = e.series
     ? (
         await db
@@ -157,6 +165,9 @@ async function writeEvent(ctx: AppContext, db: Db, accountId: number, f: Account
       sales_end_at: e.sales_end_at ?? null,
       payment_expires_at: e.payment_expires_at ?? null,
       tax_mode: e.tax_mode ?? 'inclusive',
+      description: e.description ?? null,
+      venue: e.venue ? JSON.stringify(e.venue) : null,
+      locale: e.locale ?? 'en',
     })
     .returning(['id', 'starts_at', 'payment_expires_at'])
     .executeTakeFirstOrThrow();

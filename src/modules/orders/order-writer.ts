@@ -7,7 +7,7 @@ import type { AppError } from '../../platform/errors.ts';
 import { randomRef, randomSecret } from '../../platform/secrets.ts';
 import type { AppliedCode } from './codes.ts';
 import { fulfilOrder } from './fulfil-order.ts';
-import { invalidCode, soldOut } from './orders.errors.ts';
+import { catalogueChanged, invalidCode, soldOut } from './orders.errors.ts';
 import type { PricedLine } from './pricing.ts';
 import { expireHolds } from './stock.ts';
 
@@ -157,7 +157,16 @@ async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[
       outcomes[i] = { created: false, orderId: row.order_id };
     }
   }
-  const active = orders.map((_, i) => i).filter((i) => outcomes[i] === undefined && !leaderOf.has(i));
+  let active = orders.map((_, i) => i).filter((i) => outcomes[i] === undefined && !leaderOf.has(i));
+
+  // 1b. Items the (cached) catalogue knew without a limit, re-read under a share lock: an
+  // organiser giving one a capacity locks its row, so either this batch commits first and is
+  // counted, or it sees the new inventory row here and the order is priced again.
+  const stale = await staleUnlimited(trx, orders, active);
+  if (stale.size) {
+    for (const i of stale) outcomes[i] = { rejected: catalogueChanged() };
+    active = active.filter((i) => !stale.has(i));
+  }
 
   // 2. Stock, under the inventory rows' locks: first come, first served.
   const inventoryIds = [...new Set(active.flatMap((i) => [...orders[i]!.units.keys()]))].sort((a, b) => a - b);
@@ -357,4 +366,48 @@ function allocate(
 
 function compareKeys(a: { tokenId: number; key: string }, b: { tokenId: number; key: string }): number {
   return a.tokenId - b.tokenId || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+const UNLIMITED_COLUMN = { tickets: 'ticket_type_id', goods: 'good_id', sessions: 'session_id' } as const;
+const UNLIMITED_TABLE = { tickets: 'ticket_types', goods: 'goods', sessions: 'sessions' } as const;
+
+/** Orders with a line for an item that had no inventory row when priced but has one now. */
+async function staleUnlimited(trx: Db, orders: PreparedOrder[], active: number[]): Promise<Set<number>> {
+  const wanted = { tickets: new Set<number>(), goods: new Set<number>(), sessions: new Set<number>() };
+  for (const i of active) {
+    for (const l of orders[i]!.lines) {
+      if (l.inventory_id !== null || l.kind === 'donations') continue;
+      const id = l[UNLIMITED_COLUMN[l.kind]];
+      if (id !== null) wanted[l.kind].add(id);
+    }
+  }
+  const limited = { tickets: new Set<number>(), goods: new Set<number>(), sessions: new Set<number>() };
+  let any = false;
+  for (const kind of ['goods', 'tickets', 'sessions'] as const) {
+    const ids = [...wanted[kind]].sort((a, b) => a - b);
+    if (!ids.length) continue;
+    const rows = await trx
+      .selectFrom(UNLIMITED_TABLE[kind])
+      .select(['id', 'inventory_id'])
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .forShare()
+      .execute();
+    for (const r of rows) {
+      if (r.inventory_id !== null) {
+        limited[kind].add(r.id);
+        any = true;
+      }
+    }
+  }
+  const stale = new Set<number>();
+  if (!any) return stale;
+  for (const i of active) {
+    for (const l of orders[i]!.lines) {
+      if (l.inventory_id !== null || l.kind === 'donations') continue;
+      const id = l[UNLIMITED_COLUMN[l.kind]];
+      if (id !== null && limited[l.kind].has(id)) stale.add(i);
+    }
+  }
+  return stale;
 }

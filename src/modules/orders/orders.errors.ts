@@ -18,3 +18,6 @@ export const cancelFailed = (): AppError =>
   new AppError('upstream', 'cancel_failed', 'The card-present payment could not be proven voided; nothing was changed');
 export const invalidCode = (message: string): AppError => new AppError('unprocessable', 'invalid_code', message);
 export const orderNotFound = (ref: string): AppError => new AppError('not_found', 'not_found', `No order with ref "${ref}"`);
+/** An item got a capacity after the order was priced from a cached catalogue: priced again once. */
+export const catalogueChanged = (): AppError =>
+  new AppError('unavailable', 'busy', 'The event changed while the order was placed; nothing was changed, please retry');

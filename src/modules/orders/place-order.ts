@@ -52,8 +52,14 @@ export function salesEnd(event: Pick<EventRow, 'sales_end_at' | 'ends_at' | 'sta
  * same transaction. Nothing is written when any check fails.
  */
 export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promise<PlacedOrder> {
-  const prepared = await prepareOrder(ctx, input);
-  const outcome = await writeOrder(ctx, prepared);
+  let prepared = await prepareOrder(ctx, input);
+  let outcome = await writeOrder(ctx, prepared);
+  if ('rejected' in outcome && outcome.rejected.code === 'busy') {
+    // an item of the cached catalogue got a capacity meanwhile: price it again from the database
+    cacheOf<Catalogue>(ctx.db, 'catalogue', ctx.config.catalogueCacheMs).clear();
+    prepared = await prepareOrder(ctx, input);
+    outcome = await writeOrder(ctx, prepared);
+  }
   if ('rejected' in outcome) throw outcome.rejected;
   return outcome.created
     ? {

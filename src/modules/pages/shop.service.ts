@@ -61,6 +61,7 @@ export async function loadShop(
       .select(['id', 'key', 'name'])
       .where('event_id', '=', event.id)
       .where('key', '=', via.audience)
+      .where('archived_at', 'is', null)
       .executeTakeFirst();
     if (!a) throw notFound('This page does not exist');
     Object.assign(channel, { kind: 'audience', key: a.key, audienceId: a.id, name: a.name });
@@ -71,6 +72,7 @@ export async function loadShop(
       .select(['id', 'key', 'name', 'audience_id'])
       .where('event_id', '=', event.id)
       .where('key', '=', via.portal)
+      .where('archived_at', 'is', null)
       .executeTakeFirst();
     if (!p) throw notFound('This page does not exist');
     Object.assign(channel, { kind: 'portal', key: p.key, portalId: p.id, audienceId: p.audience_id, name: p.name });

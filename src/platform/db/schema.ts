@@ -115,10 +115,13 @@ export interface KeyedEventChild {
   name: string;
 }
 
-export interface AudiencesTable extends KeyedEventChild {}
+export interface AudiencesTable extends KeyedEventChild {
+  archived_at: Timestamp | null;
+}
 
 export interface PortalsTable extends KeyedEventChild {
   audience_id: number | null;
+  archived_at: Timestamp | null;
 }
 
 export interface GroupDiscount {
@@ -149,6 +152,7 @@ export interface GoodsTable extends KeyedEventChild {
   position: Generated<number>;
   on_sale: Generated<boolean>;
   tax_rate_bp: Generated<number>;
+  archived_at: Timestamp | null;
 }
 
 export interface TicketTypeIncludesTable {
@@ -170,6 +174,7 @@ export interface SessionsTable {
   inventory_id: number | null;
   position: Generated<number>;
   on_sale: Generated<boolean>;
+  archived_at: Timestamp | null;
 }
 
 export interface SessionTicketTypesTable {
@@ -181,6 +186,7 @@ export interface SessionTicketTypesTable {
 export interface DonationsTable extends KeyedEventChild {
   position: Generated<number>;
   on_sale: Generated<boolean>;
+  archived_at: Timestamp | null;
 }
 
 export interface DiscountCodesTable {
@@ -365,6 +371,7 @@ export interface CheckinListsTable {
   checked_in_count: Generated<number>;
   created_at: GenTimestamp;
   updated_at: GenTimestamp;
+  archived_at: Timestamp | null;
 }
 
 export interface CheckinsTable {
