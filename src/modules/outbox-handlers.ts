@@ -1,5 +1,5 @@
 import type { OutboxHandler } from '../platform/jobs/outbox-dispatcher.ts';
-import { renderLatePaymentMail, renderTicketMail } from './orders/order-mails.ts';
+import { renderLatePaymentMail, renderPayLinkMail, renderTicketMail } from './orders/order-mails.ts';
 import { renderRefundMail } from './refunds/refund-mail.ts';
 import { autoRefund } from './refunds/auto-refund.ts';
 
@@ -8,5 +8,6 @@ export const outboxHandlers: Record<string, OutboxHandler> = {
   'mail.tickets': { type: 'mail', render: renderTicketMail },
   'mail.refund': { type: 'mail', render: renderRefundMail },
   'mail.late_payment': { type: 'mail', render: renderLatePaymentMail },
+  'mail.pay_link': { type: 'mail', render: renderPayLinkMail },
   'payment.auto_refund': { type: 'action', run: autoRefund },
 };

@@ -63,3 +63,23 @@ export async function renderLatePaymentMail(ctx: AppContext, payload: Record<str
     }),
   };
 }
+
+/** The pay link of a pending order (sent again on request): where to pay, and until when. */
+export async function renderPayLinkMail(ctx: AppContext, payload: Record<string, unknown>): Promise<MailMessage | null> {
+  const doc = await loadOrderDocument(ctx.db, { id: Number(payload.order_id) });
+  if (!doc?.order.email || doc.order.status !== 'pending') return null;
+  const { order } = doc;
+  const url = `${ctx.config.baseUrl}/pay/${order.access_secret}`;
+  const lines = [
+    `Your order ${order.ref} for ${order.event_name}, ${formatInZone(order.event_starts_at, order.timezone)}, is reserved and waits for payment.`,
+    `Amount due: ${formatMoney(order.total_cents, order.currency)}.`,
+    ...(order.expires_at ? [`The reservation holds until ${formatInZone(order.expires_at, order.timezone)}.`] : []),
+    'Keep this link private: whoever has it can pay for and hold the order.',
+  ];
+  return {
+    to: doc.order.email,
+    subject: `Complete your order for ${order.event_name} (${order.ref})`,
+    text: `${lines.join('\n\n')}\n\nPay here: ${url}\n`,
+    html: mailHtml(`Complete your order for ${order.event_name}`, lines, { href: url, text: 'Pay now' }),
+  };
+}

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { canSeeEvent } from '../../platform/http/auth.ts';
 import { ignoreBodies } from '../../platform/http/ignore-body.ts';
+import { resendOrderMail } from './resend.service.ts';
 import { principalOf } from '../../platform/http/routes.ts';
 import {
   createdOrderSchema,
@@ -112,6 +114,32 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => patchBuyer(app.ctx, principalOf(request), request.params.ref, request.body),
+  );
+
+  app.post<{ Params: { ref: string } }>(
+    '/orders/:ref/resend',
+    {
+      config: { capability: 'orders.manage' },
+      schema: {
+        tags: ['orders'],
+        summary: "Send the buyer's mail again: tickets (paid) or the pay link (pending); queued, 202",
+        params: refParams,
+        response: {
+          202: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['ref', 'sent'],
+            properties: { ref: { type: 'string' }, sent: { type: 'string', enum: ['tickets', 'pay_link'] } },
+          },
+          ...errorResponses(401, 403, 404, 422, 429, 500),
+        },
+      },
+    },
+    async (request, reply) => {
+      const p = principalOf(request);
+      const result = await resendOrderMail(app.ctx, p.accountId, request.params.ref, (slug) => canSeeEvent(p, slug));
+      return reply.code(202).send(result);
+    },
   );
 
   await app.register(async (scope) => {
