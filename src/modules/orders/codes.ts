@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import { applyBp } from '../../platform/money.ts';
 import { invalidCode } from './orders.errors.ts';
@@ -32,6 +33,9 @@ export async function applyCodes(
     .selectAll()
     .where('account_id', '=', accountId)
     .where('event_id', '=', eventId)
+    .where(sql<string>`upper(code)`, 'in', [...new Set(wanted.map((c) => c.toUpperCase()))])
+    // a disabled code (removed after it was redeemed) is refused like an unknown one
+    .where('disabled_at', 'is', null)
     .execute();
   const byCode = new Map(rows.map((r) => [r.code.toUpperCase(), r]));
   const gross = (l: PricedLine) => l.total_cents + (taxMode === 'exclusive' ? l.tax_cents : 0);
