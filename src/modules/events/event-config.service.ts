@@ -44,7 +44,9 @@ export const configConflict = (path: string, message: string): AppError =>
 
 async function eventRow(db: Db, accountId: number, slug: string, lock = false) {
   let q = db.selectFrom('events').selectAll().where('account_id', '=', accountId).where('slug', '=', slug);
-  if (lock) q = q.forUpdate();
+  // NO KEY UPDATE: orders being written hold KEY SHARE on the event row (their foreign key); a
+  // config change must not wait on them while they wait on its item locks (a deadlock)
+  if (lock) q = q.forNoKeyUpdate();
   return q.executeTakeFirst();
 }
 
@@ -380,18 +382,17 @@ async function applyDocument(trx: Db, now: Date, accountId: number, event: Event
   // the item rows first, in the order the order writer share-locks them (goods, ticket types,
   // sessions), and only then any inventory row: the two never wait on each other in a cycle
   const existingGoods = new Map(
-    (await trx.selectFrom('goods').selectAll().where('event_id', '=', eventId).orderBy('id').forUpdate().execute()).map((r) => [
-      r.key,
-      r,
-    ]),
-  );
-  const existingTypes = new Map(
-    (await trx.selectFrom('ticket_types').selectAll().where('event_id', '=', eventId).orderBy('id').forUpdate().execute()).map(
+    (await trx.selectFrom('goods').selectAll().where('event_id', '=', eventId).orderBy('id').forNoKeyUpdate().execute()).map(
       (r) => [r.key, r],
     ),
   );
+  const existingTypes = new Map(
+    (
+      await trx.selectFrom('ticket_types').selectAll().where('event_id', '=', eventId).orderBy('id').forNoKeyUpdate().execute()
+    ).map((r) => [r.key, r]),
+  );
   const existingSessions = new Map(
-    (await trx.selectFrom('sessions').selectAll().where('event_id', '=', eventId).orderBy('id').forUpdate().execute()).map(
+    (await trx.selectFrom('sessions').selectAll().where('event_id', '=', eventId).orderBy('id').forNoKeyUpdate().execute()).map(
       (r) => [r.key, r],
     ),
   );
