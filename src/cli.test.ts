@@ -56,7 +56,7 @@ describe('admit CLI', () => {
         [BIN, 'token', 'create', '--account', 'harbour-hall', '--name', 'x', '--capability', 'root'],
         { env },
       ).catch((e: { stderr: string }) => e);
-      expect((bad as { stderr: string }).stderr).toContain('Unknown capability "root"');
+      expect((bad as { stderr: string }).stderr).toContain('unknown capability "root"');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
       await testDb.drop();

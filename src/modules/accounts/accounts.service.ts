@@ -1,7 +1,7 @@
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { CAPABILITIES, SCOPES, generateToken, hashToken } from '../../platform/http/auth.ts';
-import { findAccountById, findAccountBySlug, insertToken } from './accounts.repo.ts';
+import { createToken as createTokenFor } from '../tokens/tokens.service.ts';
+import { findAccountById, findAccountBySlug } from './accounts.repo.ts';
 
 export interface AccountView {
   slug: string;
@@ -23,29 +23,20 @@ export interface CreateTokenInput {
   events: string[];
 }
 
-/** Issues a token and returns its secret; only the hash is stored, so this is the one sighting. */
+/** Issues a token (the CLI: it may grant anything) and returns its secret, shown this once. */
 export async function createToken(ctx: AppContext, input: CreateTokenInput): Promise<string> {
   const account = await findAccountBySlug(ctx.db, input.account);
   if (!account) throw new AppError('not_found', 'not_found', `No account with slug "${input.account}"`);
-  for (const c of input.capabilities) {
-    if (!(CAPABILITIES as readonly string[]).includes(c)) {
-      throw new AppError('bad_request', 'bad_request', `Unknown capability "${c}" (known: ${CAPABILITIES.join(', ')})`);
-    }
-  }
-  for (const s of input.scopes) {
-    if (!(SCOPES as readonly string[]).includes(s)) {
-      throw new AppError('bad_request', 'bad_request', `Unknown scope "${s}" (known: ${SCOPES.join(', ')})`);
-    }
-  }
-  if (!input.name.trim()) throw new AppError('bad_request', 'bad_request', 'A token needs a name');
-  const secret = generateToken();
-  await insertToken(ctx.db, {
-    accountId: account.id,
-    name: input.name,
-    hash: hashToken(secret),
-    capabilities: [...new Set(input.capabilities)],
-    scopes: [...new Set(input.scopes)],
-    eventSlugs: input.events.length ? [...new Set(input.events)] : null,
-  });
-  return secret;
+  const made = await createTokenFor(
+    ctx,
+    account.id,
+    { capabilities: 'all', scopes: 'all', events: null },
+    {
+      name: input.name,
+      capabilities: input.capabilities,
+      scopes: input.scopes,
+      events: input.events.length ? input.events : null,
+    },
+  );
+  return made.secret;
 }

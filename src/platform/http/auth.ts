@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { cacheOf } from '../cache.ts';
 import type { Db } from '../db/database.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
@@ -59,11 +60,20 @@ async function lookupToken(db: Db, hash: string): Promise<Principal> {
   const row = await db
     .selectFrom('api_tokens as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['t.id', 't.account_id', 't.token_hash', 't.capabilities', 't.scopes', 't.event_slugs', 'a.slug'])
+    .select(['t.id', 't.account_id', 't.token_hash', 't.capabilities', 't.scopes', 't.event_slugs', 't.last_used_at', 'a.slug'])
     .where('t.token_hash', '=', hash)
     .executeTakeFirst();
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex'))) {
     throw unauthorized('The bearer token is not valid');
+  }
+  // last_used_at, to the minute: written only when it is older than that, never awaited
+  if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
+    void db
+      .updateTable('api_tokens')
+      .set({ last_used_at: sql`now()` })
+      .where('id', '=', row.id)
+      .execute()
+      .catch(() => undefined);
   }
   return {
     tokenId: row.id,

@@ -1,0 +1,141 @@
+import { cacheOf } from '../../platform/cache.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { AppError, forbidden, notFound } from '../../platform/errors.ts';
+import { CAPABILITIES, SCOPES, generateToken, hashToken } from '../../platform/http/auth.ts';
+import { iso } from '../../platform/time.ts';
+
+/** An API token as the management API and the console show it: never its secret. */
+export interface TokenView {
+  id: number;
+  name: string;
+  capabilities: string[];
+  scopes: string[];
+  /** null: every event of the account */
+  events: string[] | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface TokenGrant {
+  name: string;
+  capabilities: string[];
+  scopes?: string[];
+  events?: string[] | null;
+}
+
+/** What the granting party holds: a token (its grants), or a person whose role allows everything. */
+export interface Grantor {
+  capabilities: ReadonlySet<string> | 'all';
+  scopes: ReadonlySet<string> | 'all';
+  /** null: every event */
+  events: ReadonlySet<string> | null;
+}
+
+type Row = {
+  id: number;
+  name: string;
+  capabilities: string[];
+  scopes: string[];
+  event_slugs: string[] | null;
+  created_at: Date | string;
+  last_used_at: Date | string | null;
+};
+
+function present(r: Row): TokenView {
+  return {
+    id: Number(r.id),
+    name: r.name,
+    capabilities: r.capabilities,
+    scopes: r.scopes,
+    events: r.event_slugs,
+    created_at: iso(r.created_at)!,
+    last_used_at: iso(r.last_used_at),
+  };
+}
+
+const COLUMNS = ['id', 'name', 'capabilities', 'scopes', 'event_slugs', 'created_at', 'last_used_at'] as const;
+
+export async function listTokens(db: Db, accountId: number): Promise<TokenView[]> {
+  const rows = await db.selectFrom('api_tokens').select(COLUMNS).where('account_id', '=', accountId).orderBy('id').execute();
+  return rows.map(present);
+}
+
+const failed = (fields: Record<string, string[]>) =>
+  new AppError(
+    'unprocessable',
+    'validation_failed',
+    `Invalid token: ${Object.entries(fields)
+      .map(([k, v]) => `${k} ${v.join(', ')}`)
+      .join('; ')}`,
+    { fields },
+  );
+
+/**
+ * Issues a token that grants at most what the grantor holds (capabilities, scopes and events);
+ * asking for more is 403. Returns the view and the secret, which is shown this once only.
+ */
+export async function createToken(
+  ctx: AppContext,
+  accountId: number,
+  grantor: Grantor,
+  grant: TokenGrant,
+): Promise<{ token: TokenView; secret: string }> {
+  const capabilities = [...new Set(grant.capabilities)];
+  const scopes = [...new Set(grant.scopes ?? [])];
+  const events = grant.events === undefined || grant.events === null ? null : [...new Set(grant.events)];
+  const fields: Record<string, string[]> = {};
+  capabilities.forEach((c, i) => {
+    if (!(CAPABILITIES as readonly string[]).includes(c))
+      fields[`capabilities.${i}`] = [`unknown capability "${c}" (known: ${CAPABILITIES.join(', ')})`];
+  });
+  scopes.forEach((s, i) => {
+    if (!(SCOPES as readonly string[]).includes(s))
+      fields[`scopes.${i}`] = [`unknown scope "${s}" (known: ${SCOPES.join(', ')})`];
+  });
+  if (!grant.name.trim()) fields.name = ['must not be empty'];
+  if (events) {
+    const known = new Set(
+      (await ctx.db.selectFrom('events').select('slug').where('account_id', '=', accountId).execute()).map((e) => e.slug),
+    );
+    events.forEach((slug, i) => {
+      if (!known.has(slug)) fields[`events.${i}`] = [`no event "${slug}" in this account`];
+    });
+  }
+  if (Object.keys(fields).length) throw failed(fields);
+
+  const more: string[] = [];
+  if (grantor.capabilities !== 'all')
+    more.push(...capabilities.filter((c) => !(grantor.capabilities as ReadonlySet<string>).has(c)));
+  if (grantor.scopes !== 'all') more.push(...scopes.filter((s) => !(grantor.scopes as ReadonlySet<string>).has(s)));
+  if (grantor.events !== null) {
+    if (events === null) more.push('every event');
+    else more.push(...events.filter((e) => !grantor.events!.has(e)).map((e) => `event ${e}`));
+  }
+  if (more.length) throw forbidden(`A token can only grant what its maker holds; not held: ${more.join(', ')}`);
+
+  const secret = generateToken();
+  const row = await ctx.db
+    .insertInto('api_tokens')
+    .values({
+      account_id: accountId,
+      name: grant.name.trim(),
+      token_hash: hashToken(secret),
+      capabilities,
+      scopes,
+      event_slugs: events,
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return { token: present(row), secret };
+}
+
+/**
+ * Revokes a token of this account. This instance forgets it at once; other instances keep a
+ * cached lookup for at most `tokenCacheMs` (5 s by default).
+ */
+export async function revokeToken(ctx: AppContext, accountId: number, id: number): Promise<void> {
+  const gone = await ctx.db.deleteFrom('api_tokens').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  if (gone.numDeletedRows === 0n) throw notFound(`No token ${id} in this account`);
+  cacheOf(ctx.db, 'tokens', ctx.config.tokenCacheMs).clear();
+}
