@@ -1,12 +1,31 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../test/db.ts';
+import { openDatabase } from './platform/db/database.ts';
+import { verifyPassword } from './modules/users/passwords.ts';
 
 const run = promisify(execFile);
+
+/** Runs the CLI with `input` on standard input. */
+function runWithInput(
+  args: string[],
+  input: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('node', args, { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
 const BIN = path.resolve(import.meta.dirname, '../bin/admit.mjs');
 const EXAMPLE = path.resolve(import.meta.dirname, '../test/fixtures/example-account.json');
 
@@ -57,6 +76,63 @@ describe('admit CLI', () => {
         { env },
       ).catch((e: { stderr: string }) => e);
       expect((bad as { stderr: string }).stderr).toContain('unknown capability "root"');
+
+      // console people: create with a password from standard input, then set a new one
+      const created = await runWithInput(
+        [
+          BIN,
+          'user',
+          'create',
+          '--account',
+          'harbour-hall',
+          '--email',
+          'Boss@Example.org',
+          '--role',
+          'owner',
+          '--password-stdin',
+        ],
+        'first password here\n',
+        env,
+      );
+      expect(created.stderr).toBe('');
+      expect(created.stdout).toContain('Boss@Example.org is owner of harbour-hall');
+      const weak = await runWithInput(
+        [BIN, 'user', 'password', '--email', 'boss@example.org', '--password-stdin'],
+        'short\n',
+        env,
+      );
+      expect(weak.code).toBe(1);
+      expect(weak.stderr).toContain('at least 10 characters');
+      const changed = await runWithInput(
+        [BIN, 'user', 'password', '--email', 'boss@example.org', '--password-stdin'],
+        'second password here\n',
+        env,
+      );
+      expect(changed.stdout).toContain('new password set for boss@example.org');
+      const ghost = await runWithInput(
+        [BIN, 'user', 'password', '--email', 'ghost@example.org', '--password-stdin'],
+        'whatever it is 1\n',
+        env,
+      );
+      expect(ghost.code).toBe(1);
+      const badRole = await runWithInput(
+        [BIN, 'user', 'create', '--account', 'harbour-hall', '--email', 'x@example.org', '--role', 'king', '--password-stdin'],
+        'first password here\n',
+        env,
+      );
+      expect(badRole.stderr).toContain('--role');
+      const d = await openDatabase({ databaseUrl: testDb.url, dataDir: testDb.url ? null : dir });
+      try {
+        const user = await d.db
+          .selectFrom('users')
+          .select('password_hash')
+          .where('email', '=', 'Boss@Example.org')
+          .executeTakeFirstOrThrow();
+        expect(await verifyPassword('second password here', user.password_hash)).toBe(true);
+        expect(await verifyPassword('first password here', user.password_hash)).toBe(false);
+      } finally {
+        await d.close();
+      }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
       await testDb.drop();

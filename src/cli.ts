@@ -8,6 +8,9 @@ import { createRuntime, serve, type Runtime } from './server.ts';
 import { importAccount } from './modules/import/import.service.ts';
 import { createToken } from './modules/accounts/accounts.service.ts';
 import { hashToken } from './platform/http/auth.ts';
+import { addUser, findUserByEmail, setPassword, ROLES } from './modules/users/users.service.ts';
+import { verifyPassword } from './modules/users/passwords.ts';
+import type { Role } from './platform/db/schema.ts';
 
 const DEMO_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../demo/demo-account.json');
 
@@ -19,9 +22,19 @@ Usage:
   admit migrate                                 apply database migrations
   admit token create --account SLUG --name NAME --capability C ... [--scope S ...] [--event SLUG ...]
                                                 print a new API token (shown once)
+  admit user create --account SLUG --email E --role owner|manager|door|viewer [--name N] --password-stdin
+                                                a person who signs in to the console
+  admit user password --email E --password-stdin
+                                                set a new console password (ends their sessions)
 
 Environment: PORT, HOST, BASE_URL, DATABASE_URL, ADMIT_DATA_DIR, SMTP_URL, MAIL_FROM, NODE_ENV,
 ADMIT_RATE_LIMIT_PER_MIN (see README).`;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 function readJson(file: string): unknown {
   const text = fs.readFileSync(file, 'utf8');
@@ -44,6 +57,7 @@ async function importFiles(runtime: Runtime, files: string[], replace: boolean):
 interface DemoFile {
   account: { slug: string };
   tokens?: Array<{ secret: string; name: string }>;
+  users?: Array<{ email: string; password: string; role: string }>;
   events?: Array<{ slug: string }>;
 }
 
@@ -75,7 +89,19 @@ async function printDemo(runtime: Runtime): Promise<void> {
   for (const e of demo.events ?? []) console.log(`  Event page:   ${base}/e/${demo.account.slug}/${e.slug}`);
   console.log(`  Demo token (${token.name}), try: curl -H "Authorization: Bearer <token>" ${base}/api/v1/account`);
   console.log(token.secret);
+  const owner = demo.users?.find((u) => u.role === 'owner');
+  if (owner && (await verifyDemoPassword(runtime, owner.email, owner.password))) {
+    console.log(`  Console:      ${base}/console  (sign in as the demo owner)`);
+    console.log(`email: ${owner.email}`);
+    console.log(`password: ${owner.password}`);
+  }
   console.log('');
+}
+
+/** Only print the demo sign-in while it still works (nobody changed that password). */
+async function verifyDemoPassword(runtime: Runtime, email: string, password: string): Promise<boolean> {
+  const user = await findUserByEmail(runtime.ctx.db, email);
+  return Boolean(user && (await verifyPassword(password, user.password_hash)));
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -122,6 +148,57 @@ export async function main(argv: string[]): Promise<void> {
         const runtime = await createRuntime({ config: loadConfig() });
         await runtime.close();
         console.log('migrations are up to date');
+        return;
+      }
+      case 'user': {
+        const [sub, ...args] = rest;
+        const { values } = parseArgs({
+          args,
+          options: {
+            account: { type: 'string' },
+            email: { type: 'string' },
+            name: { type: 'string' },
+            role: { type: 'string' },
+            'password-stdin': { type: 'boolean' },
+          },
+        });
+        if ((sub !== 'create' && sub !== 'password') || !values.email || !values['password-stdin'])
+          throw new AppError(
+            'bad_request',
+            'bad_request',
+            'usage: admit user create --account SLUG --email E --role ROLE --password-stdin | admit user password --email E --password-stdin',
+          );
+        if (sub === 'create' && (!values.account || !ROLES.includes(values.role as Role)))
+          throw new AppError('bad_request', 'bad_request', `--account and --role (${ROLES.join(', ')}) are required`);
+        const password = (await readStdin()).replace(/\r?\n$/, '');
+        const runtime = await createRuntime({ config: loadConfig() });
+        try {
+          if (sub === 'create') {
+            const account = await runtime.ctx.db
+              .selectFrom('accounts')
+              .select('id')
+              .where('slug', '=', values.account!)
+              .executeTakeFirst();
+            if (!account) throw new AppError('not_found', 'not_found', `No account with slug "${values.account}"`);
+            const existing = await findUserByEmail(runtime.ctx.db, values.email);
+            await addUser(runtime.ctx.db, {
+              accountId: account.id,
+              email: values.email,
+              name: values.name,
+              role: values.role as Role,
+              password,
+            });
+            if (existing?.password_hash) await setPassword(runtime.ctx.db, values.email, password);
+            console.log(
+              `${values.email} is ${values.role} of ${values.account}; sign in at ${runtime.ctx.config.baseUrl}/console`,
+            );
+          } else {
+            await setPassword(runtime.ctx.db, values.email, password);
+            console.log(`new password set for ${values.email}; their sessions were ended`);
+          }
+        } finally {
+          await runtime.close();
+        }
         return;
       }
       case 'token': {

@@ -2,6 +2,7 @@ import type { OutboxHandler } from '../platform/jobs/outbox-dispatcher.ts';
 import { renderLatePaymentMail, renderPayLinkMail, renderTicketMail } from './orders/order-mails.ts';
 import { renderRefundMail } from './refunds/refund-mail.ts';
 import { autoRefund } from './refunds/auto-refund.ts';
+import { renderInvitationMail, renderPasswordResetMail } from './users/users.mails.ts';
 
 /** Every kind of outbox message and what dispatching it means. */
 export const outboxHandlers: Record<string, OutboxHandler> = {
@@ -9,5 +10,7 @@ export const outboxHandlers: Record<string, OutboxHandler> = {
   'mail.refund': { type: 'mail', render: renderRefundMail },
   'mail.late_payment': { type: 'mail', render: renderLatePaymentMail },
   'mail.pay_link': { type: 'mail', render: renderPayLinkMail },
+  'mail.invitation': { type: 'mail', render: renderInvitationMail },
+  'mail.password_reset': { type: 'mail', render: renderPasswordResetMail },
   'payment.auto_refund': { type: 'action', run: autoRefund },
 };

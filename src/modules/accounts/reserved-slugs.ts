@@ -16,6 +16,7 @@ export const RESERVED_ACCOUNT_SLUGS: readonly string[] = [
   'static',
   'assets',
   'admin',
+  'console',
   'login',
   'logout',
   'signup',

@@ -75,4 +75,23 @@ describe.runIf(process.env.DATABASE_URL)('capacity set on an unlimited type duri
       expect(inv.rows).toEqual([]);
     }
   });
+
+  it('a change is visible at once on the instance that made it and within 1 s on another', async () => {
+    const types = (app: TestApp) =>
+      app.call(acct.tokens.all, { method: 'GET', url: '/api/v1/events/limits/ticket-types' }).then((r) => r.json().ticket_types);
+    // the second instance has the list cached
+    const before = (await types(second))[0].price_cents;
+    const doc = (await t.call(acct.tokens.all, { method: 'GET', url: '/api/v1/events/limits/config' })).json();
+    doc.ticket_types[0].price = before + 100;
+    const put = await t.call(acct.tokens.all, {
+      method: 'PUT',
+      url: '/api/v1/events/limits/config',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(doc),
+    });
+    expect(put.statusCode).toBe(200);
+    expect((await types(t))[0].price_cents).toBe(before + 100);
+    await new Promise((r) => setTimeout(r, 1_050));
+    expect((await types(second))[0].price_cents).toBe(before + 100);
+  });
 });

@@ -132,6 +132,7 @@ export interface AccountFile {
     plan?: { hide_powered_by?: boolean };
   };
   tokens?: Array<{ name: string; secret: string; capabilities: string[]; scopes?: string[]; events?: string[] }>;
+  users?: Array<{ email: string; name?: string; role: 'owner' | 'manager' | 'door' | 'viewer'; password: string }>;
   series?: Array<{ slug: string; name: string }>;
   html_templates?: Array<{
     key: string;

@@ -7,6 +7,7 @@ import { lineTax } from '../../platform/money.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import { apiHoldEnd } from '../orders/holds.ts';
 import { deriveThemeSettings } from '../themes/theme-colors.ts';
+import { addUser } from '../users/users.service.ts';
 import { lineRate, parseAccountFile, type AccountFile, type EventIn, type OrderIn } from './account-file.ts';
 
 export interface ImportResult {
@@ -33,6 +34,10 @@ export async function importAccount(ctx: AppContext, input: unknown, opts: { rep
     }
     if (existing) await trx.deleteFrom('accounts').where('id', '=', existing.id).execute();
     const accountId = await writeAccount(trx, file);
+    // people of the console (contract section 7): made, or given this role when they exist
+    for (const u of file.users ?? []) {
+      await addUser(trx, { accountId, email: u.email, name: u.name, role: u.role, password: u.password });
+    }
     let orders = 0;
     for (const [i, e] of (file.events ?? []).entries()) {
       orders += await writeEvent(ctx, trx, accountId, file, e, `$.events[${i}]`);

@@ -467,9 +467,63 @@ export interface SchemaMigrationsTable {
   applied_at: GenTimestamp;
 }
 
+export type Role = 'owner' | 'manager' | 'door' | 'viewer';
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  name: Generated<string>;
+  password_hash: string | null;
+  totp_secret: string | null;
+  totp_enabled: Generated<boolean>;
+  created_at: GenTimestamp;
+  password_changed_at: Timestamp | null;
+}
+
+export interface MembershipsTable {
+  user_id: number;
+  account_id: number;
+  role: Role;
+  created_at: GenTimestamp;
+}
+
+export interface ConsoleSessionsTable {
+  id: string;
+  user_id: number;
+  pending_totp: Generated<boolean>;
+  created_at: GenTimestamp;
+  last_seen_at: GenTimestamp;
+  expires_at: Timestamp;
+}
+
+export interface InvitationsTable {
+  id: Generated<number>;
+  account_id: number;
+  email: string;
+  role: Role;
+  token_hash: string;
+  invited_by: number | null;
+  created_at: GenTimestamp;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: number;
+  created_at: GenTimestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_tokens: ApiTokensTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  console_sessions: ConsoleSessionsTable;
+  invitations: InvitationsTable;
+  password_resets: PasswordResetsTable;
   series: SeriesTable;
   events: EventsTable;
   inventory: InventoryTable;

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { errorSchema, sendError, statusOf, toAppError } from './errors.ts';
 import { redactUrl } from '../logger.ts';
-import { machineApi, accountApi, buyerPages, publicRoutes } from './routes.ts';
+import { machineApi, accountApi, buyerPages, consolePages, publicRoutes } from './routes.ts';
 import { addMethodNotAllowed, watchRoutes } from './method-not-allowed.ts';
 import { renderErrorPage } from './html.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -88,6 +88,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       request.log.error({ err: appErr.cause ?? err, url: redactUrl(request.url) }, 'unhandled error');
     }
     if (request.routeOptions?.config?.html) {
+      // a page that needs a step first (signing in) sends the browser there
+      if (typeof appErr.extra?.location === 'string' && appErr.kind === 'unauthorized') {
+        return reply.code(303).header('location', appErr.extra.location).send();
+      }
       return reply
         .code(statusOf(appErr))
         .type('text/html; charset=utf-8')
@@ -106,6 +110,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(publicRoutes);
   await app.register(machineApi, { prefix: '/api/v1' });
   await app.register(buyerPages);
+  await app.register(consolePages);
   await app.register(accountApi);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   opts.extend?.(app);

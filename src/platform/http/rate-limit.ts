@@ -87,3 +87,11 @@ export async function limitAction(ctx: AppContext, key: string, perMinute: numbe
   if (ctx.config.rateLimitPerMin <= 0) return;
   await limiterOf(ctx).hit(key, perMinute);
 }
+
+/**
+ * Like limitAction, but on even when request rate limiting is turned off: for budgets that are
+ * part of security (sign-in attempts per address and per person), not of load.
+ */
+export async function limitAlways(ctx: AppContext, key: string, perMinute: number): Promise<void> {
+  await limiterOf(ctx).hit(key, perMinute);
+}

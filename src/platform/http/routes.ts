@@ -14,6 +14,7 @@ import { pagesRoutes } from '../../modules/pages/pages.routes.ts';
 import { healthRoutes } from './health.ts';
 import { imagesRoutes } from '../../modules/themes/images.routes.ts';
 import { mailViewerRoutes } from '../../modules/pages/mail-viewer.routes.ts';
+import { consoleRoutes } from '../../modules/console/console.routes.ts';
 import { rateLimit } from './rate-limit.ts';
 
 declare module 'fastify' {
@@ -66,6 +67,11 @@ export async function accountApi(app: FastifyInstance): Promise<void> {
 /** Server-rendered buyer pages: event shop, pay page, order page. */
 export async function buyerPages(app: FastifyInstance): Promise<void> {
   await app.register(pagesRoutes);
+}
+
+/** The organiser console: sessions by cookie, roles per account (modules/console). */
+export async function consolePages(app: FastifyInstance): Promise<void> {
+  await app.register(consoleRoutes);
 }
 
 export async function publicRoutes(app: FastifyInstance): Promise<void> {

@@ -1,0 +1,229 @@
+import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
+import type { Viewer } from './console.http.ts';
+import { can } from './console.http.ts';
+
+/**
+ * One layout for every console page: a left navigation (a top bar on phones), the page title,
+ * flash messages, content. One small stylesheet inline (no build step); pages work without
+ * JavaScript.
+ */
+const CSS = raw(`<style>
+:root{--bg:#f6f7f9;--card:#fff;--text:#1b1d22;--muted:#555b66;--line:#dde1e7;--accent:#2746c4;--accent-dark:#1c3599;
+--danger:#b42318;--ok:#116a3b;--radius:8px;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--text);background:var(--bg)}
+*{box-sizing:border-box}body{margin:0;line-height:1.5}
+a{color:var(--accent)}a:hover{color:var(--accent-dark)}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:10}
+.shell{display:grid;grid-template-columns:15rem 1fr;min-height:100vh}
+.nav{background:#14213d;color:#e8ecf4;padding:1.25rem 1rem;display:flex;flex-direction:column;gap:.25rem}
+.nav .brand{font-weight:700;font-size:1.15rem;color:#fff;text-decoration:none;margin-bottom:1rem;display:block}
+.nav .account{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:#b8c2d6;margin:.75rem 0 .25rem}
+.nav a.item{color:#e8ecf4;text-decoration:none;padding:.45rem .6rem;border-radius:6px;display:block}
+.nav a.item:hover,.nav a.item[aria-current=page]{background:#22335c;color:#fff}
+.nav form{margin-top:auto}.nav .who{font-size:.85rem;color:#b8c2d6;margin:.5rem 0;word-break:break-all}
+.nav button.link{background:none;border:1px solid #4a5a80;color:#e8ecf4;padding:.35rem .7rem;border-radius:6px;cursor:pointer;font:inherit}
+main{padding:1.5rem 2rem;max-width:72rem;width:100%}
+h1{font-size:1.5rem;margin:0 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .75rem}
+.card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:1rem 1.25rem;margin-bottom:1rem}
+.table-wrap{overflow-x:auto;background:var(--card);border:1px solid var(--line);border-radius:var(--radius)}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.6rem .8rem;border-bottom:1px solid var(--line);vertical-align:top}
+th{font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;color:var(--muted);background:#fafbfc}
+tr:last-child td{border-bottom:0}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+.button,button{display:inline-block;background:var(--accent);color:#fff;border:0;border-radius:6px;padding:.55rem 1rem;font:inherit;
+font-weight:600;cursor:pointer;text-decoration:none;min-height:2.5rem}
+.button:hover,button:hover{background:var(--accent-dark);color:#fff}
+button.secondary,.button.secondary{background:#fff;color:var(--accent);border:1px solid var(--accent)}
+button.danger{background:#fff;color:var(--danger);border:1px solid var(--danger)}
+.actions{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}
+label{display:block;font-weight:600;margin-bottom:.25rem}
+.field{margin-bottom:.9rem}.hint{color:var(--muted);font-size:.85rem;margin:.15rem 0 0}
+input[type=text],input[type=email],input[type=password],input[type=number],input[type=datetime-local],select,textarea{
+width:100%;max-width:32rem;padding:.5rem .6rem;border:1px solid #b9c0cc;border-radius:6px;font:inherit;background:#fff;color:var(--text)}
+input:focus,select:focus,textarea:focus,button:focus,a:focus{outline:3px solid #9db2ff;outline-offset:1px}
+input[aria-invalid=true],select[aria-invalid=true],textarea[aria-invalid=true]{border-color:var(--danger)}
+.error{color:var(--danger);font-size:.9rem;margin:.2rem 0 0}
+.check{display:flex;gap:.5rem;align-items:center;font-weight:400}.check input{width:1.1rem;height:1.1rem}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:0 1rem}
+.flash{padding:.75rem 1rem;border-radius:var(--radius);margin-bottom:1rem;border:1px solid}
+.flash.ok{background:#e9f7ef;border-color:#9fd8b6;color:var(--ok)}.flash.bad{background:#fdecea;border-color:#f3b1aa;color:var(--danger)}
+.muted{color:var(--muted)}.pill{display:inline-block;padding:.05rem .5rem;border-radius:999px;background:#eef1f6;font-size:.8rem}
+.tabs{display:flex;gap:.25rem;flex-wrap:wrap;margin:0 0 1rem;padding:0;list-style:none;border-bottom:1px solid var(--line)}
+.tabs a{display:block;padding:.5rem .8rem;text-decoration:none;border-bottom:3px solid transparent;color:var(--text)}
+.tabs a[aria-current=page]{border-color:var(--accent);font-weight:600}
+details.item{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);margin-bottom:.5rem}
+details.item summary{padding:.7rem 1rem;cursor:pointer;display:flex;gap:1rem;flex-wrap:wrap;align-items:baseline}
+details.item summary .edit{margin-left:auto;color:var(--accent);font-size:.9rem}details.item[open] summary .edit{visibility:hidden}
+.card h2{margin-top:.25rem}
+details.item .body{padding:0 1rem 1rem}
+code.secret{display:block;padding:.75rem;background:#111827;color:#e5e7eb;border-radius:6px;word-break:break-all;font-size:.95rem}
+.center{max-width:26rem;margin:8vh auto;padding:0 1rem}.center .card{padding:1.5rem}
+@media (max-width:48rem){.shell{grid-template-columns:1fr}.nav{flex-direction:row;flex-wrap:wrap;align-items:center;padding:.75rem}
+.nav .brand{margin:0 1rem 0 0}.nav .account,.nav .who{display:none}.nav form{margin:0 0 0 auto}main{padding:1rem}}
+</style>`);
+
+export interface Flash {
+  kind: 'ok' | 'bad';
+  text: string;
+}
+
+/** Messages shown after a form redirected (`?done=<key>`): fixed texts, never text from the URL. */
+const DONE: Record<string, string> = {
+  '2fa-on': 'Two-step sign-in is on.',
+  '2fa-off': 'Two-step sign-in is off.',
+  'event-created': 'The event was created. Add its ticket types next.',
+  'event-saved': 'The event was saved.',
+  'event-duplicated': 'The copy was created.',
+  saved: 'Saved.',
+  added: 'Added.',
+  removed: 'Removed (or archived, where orders refer to it).',
+  generated: 'The codes were generated.',
+  invited: 'The invitation is on its way.',
+  'member-saved': 'The team was updated.',
+  'token-revoked': 'The token was revoked.',
+};
+
+export function flashOf(query: unknown): Flash | null {
+  const q = (query ?? {}) as Record<string, unknown>;
+  const text = typeof q.done === 'string' ? DONE[q.done] : undefined;
+  return text ? { kind: 'ok', text } : null;
+}
+
+function head(title: string): SafeHtml {
+  return html`<head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="robots" content="noindex" />
+    <title>${title} · admit console</title>
+    ${CSS}
+  </head>`;
+}
+
+/** A signed-in page. `active` names the navigation entry to mark. */
+export function consolePage(opts: {
+  title: string;
+  viewer: Viewer;
+  active?: string;
+  flash?: Flash | null;
+  body: SafeHtml;
+}): string {
+  const { viewer } = opts;
+  const acct = viewer.account;
+  const item = (href: string, label: string, key: string) =>
+    html`<a class="item" href="${href}" ${opts.active === key ? raw('aria-current="page"') : ''}>${label}</a>`;
+  const base = acct ? `/console/a/${encodeURIComponent(acct.slug)}` : '';
+  return `<!doctype html>${html`<html lang="en">
+    ${head(opts.title)}
+    <body>
+      <a class="skip" href="#main">Skip to content</a>
+      <div class="shell">
+        <nav class="nav" aria-label="Console">
+          <a class="brand" href="/console">admit</a>
+          ${
+            acct
+              ? html`<div class="account">${acct.name}</div>
+                ${can(viewer, 'events.read') ? item(`${base}/events`, 'Events', 'events') : ''}
+                ${can(viewer, 'team.manage') ? item(`${base}/team`, 'Team', 'team') : ''}
+                ${can(viewer, 'tokens.manage') ? item(`${base}/tokens`, 'API tokens', 'tokens') : ''}`
+              : ''
+          }
+          ${viewer.accounts.length > 1 ? item('/console/accounts', 'Switch account', 'accounts') : ''}
+          ${item('/console/me', 'Your sign-in', 'me')}
+          <form method="post" action="/console/sign-out">
+            <div class="who">${viewer.session.name || viewer.session.email}${acct ? html` · ${acct.role}` : ''}</div>
+            <input type="hidden" name="csrf" value="${viewer.csrf}" />
+            <button class="link" type="submit">Sign out</button>
+          </form>
+        </nav>
+        <main id="main">
+          <h1>${opts.title}</h1>
+          ${opts.flash ? html`<div class="flash ${opts.flash.kind}" role="status">${opts.flash.text}</div>` : ''}
+          ${opts.body}
+        </main>
+      </div>
+    </body>
+  </html>`}`;
+}
+
+/** A page without a session (sign-in, reset, invitation): a centred card. */
+export function publicPage(title: string, body: SafeHtml): string {
+  return `<!doctype html>${html`<html lang="en">
+    ${head(title)}
+    <body>
+      <main class="center" id="main">
+        <p><strong>admit</strong> console</p>
+        <div class="card">
+          <h1>${title}</h1>
+          ${body}
+        </div>
+      </main>
+    </body>
+  </html>`}`;
+}
+
+export type FieldErrors = Record<string, string[] | undefined>;
+
+/** A labelled input with its error beside it (aria-invalid, aria-describedby) and the input kept. */
+export function field(opts: {
+  name: string;
+  label: string;
+  value?: string;
+  type?: string;
+  errors?: FieldErrors;
+  hint?: string;
+  required?: boolean;
+  autocomplete?: string;
+  id?: string;
+  attrs?: string;
+}): SafeHtml {
+  const id = opts.id ?? `f-${opts.name}`;
+  const errs = opts.errors?.[opts.name] ?? [];
+  const describedBy = [opts.hint ? `${id}-hint` : '', errs.length ? `${id}-err` : ''].filter(Boolean).join(' ');
+  return html`<div class="field">
+    <label for="${id}">${opts.label}</label>
+    <input
+      id="${id}"
+      name="${opts.name}"
+      type="${opts.type ?? 'text'}"
+      value="${opts.value ?? ''}"
+      ${opts.required ? raw('required') : ''}
+      ${opts.autocomplete ? raw(`autocomplete="${opts.autocomplete}"`) : ''}
+      ${errs.length ? raw('aria-invalid="true"') : ''}
+      ${describedBy ? raw(`aria-describedby="${describedBy}"`) : ''}
+      ${opts.attrs ? raw(opts.attrs) : ''}
+    />
+    ${opts.hint ? html`<p class="hint" id="${id}-hint">${opts.hint}</p>` : ''}
+    ${errs.length ? html`<p class="error" id="${id}-err">${errs.join('; ')}</p>` : ''}
+  </div>`;
+}
+
+export function checkbox(opts: { name: string; label: string; checked: boolean; id?: string; value?: string }): SafeHtml {
+  const id = opts.id ?? `f-${opts.name}`;
+  return html`<div class="field">
+    <label class="check" for="${id}"
+      ><input type="checkbox" id="${id}" name="${opts.name}" value="${opts.value ?? '1'}" ${opts.checked ? raw('checked') : ''} />
+      ${opts.label}</label
+    >
+  </div>`;
+}
+
+export function select(opts: {
+  name: string;
+  label: string;
+  options: Array<{ value: string; label: string }>;
+  value: string;
+  errors?: FieldErrors;
+  id?: string;
+}): SafeHtml {
+  const id = opts.id ?? `f-${opts.name}`;
+  const errs = opts.errors?.[opts.name] ?? [];
+  return html`<div class="field">
+    <label for="${id}">${opts.label}</label>
+    <select id="${id}" name="${opts.name}" ${errs.length ? raw(`aria-invalid="true" aria-describedby="${id}-err"`) : ''}>
+      ${opts.options.map((o) => html`<option value="${o.value}" ${o.value === opts.value ? raw('selected') : ''}>${o.label}</option>`)}
+    </select>
+    ${errs.length ? html`<p class="error" id="${id}-err">${errs.join('; ')}</p>` : ''}
+  </div>`;
+}
+
+export function hiddenCsrf(token: string): SafeHtml {
+  return html`<input type="hidden" name="csrf" value="${token}" />`;
+}

@@ -1,0 +1,438 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { Secret, TOTP } from 'otpauth';
+import type { AppContext } from '../../platform/context.ts';
+import type { Db } from '../../platform/db/database.ts';
+import type { Role } from '../../platform/db/schema.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
+import { limitAlways } from '../../platform/http/rate-limit.ts';
+import { enqueue } from '../../platform/jobs/outbox.ts';
+import { randomSecret } from '../../platform/secrets.ts';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+
+export const ROLES = ['owner', 'manager', 'door', 'viewer'] as const satisfies readonly Role[];
+
+/**
+ * What each role may do (contract section 7). Checked on the server for every page and form;
+ * the pages also leave out what a role may not do.
+ */
+export type Action = 'events.read' | 'events.write' | 'orders.read' | 'checkin' | 'team.manage' | 'tokens.manage';
+const ALLOWED: Record<Role, ReadonlySet<Action>> = {
+  owner: new Set(['events.read', 'events.write', 'orders.read', 'checkin', 'team.manage', 'tokens.manage']),
+  manager: new Set(['events.read', 'events.write', 'orders.read', 'checkin']),
+  door: new Set(['checkin']),
+  viewer: new Set(['events.read', 'orders.read']),
+};
+export function roleCan(role: Role, action: Action): boolean {
+  return ALLOWED[role].has(action);
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+const SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000;
+const INVITE_MS = 7 * 24 * 60 * 60 * 1000;
+const RESET_MS = 60 * 60 * 1000;
+
+const invalid = (fields: Record<string, string[]>) =>
+  new AppError(
+    'unprocessable',
+    'validation_failed',
+    Object.entries(fields)
+      .map(([k, v]) => `${k} ${v.join(', ')}`)
+      .join('; '),
+    { fields },
+  );
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function findUserByEmail(db: Db, email: string) {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<string>`lower(email)`, '=', normaliseEmail(email))
+    .executeTakeFirst();
+}
+
+/** A person with a role in an account: made, or given the role when they exist (then the password is kept). */
+export async function addUser(
+  db: Db,
+  input: { accountId: number; email: string; name?: string; role: Role; password?: string | null },
+): Promise<number> {
+  const fields: Record<string, string[]> = {};
+  if (!EMAIL.test(input.email.trim())) fields.email = ['is not an email address'];
+  if (!ROLES.includes(input.role)) fields.role = [`must be one of ${ROLES.join(', ')}`];
+  const weak = input.password ? passwordProblem(input.password) : null;
+  if (weak) fields.password = [weak];
+  if (Object.keys(fields).length) throw invalid(fields);
+  const existing = await findUserByEmail(db, input.email);
+  let userId: number;
+  if (existing) {
+    userId = existing.id;
+    if (input.password && !existing.password_hash) {
+      await db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(input.password), password_changed_at: new Date() })
+        .where('id', '=', userId)
+        .execute();
+    }
+  } else {
+    const row = await db
+      .insertInto('users')
+      .values({
+        email: input.email.trim(),
+        name: input.name?.trim() ?? '',
+        password_hash: input.password ? await hashPassword(input.password) : null,
+        password_changed_at: input.password ? new Date() : null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    userId = row.id;
+  }
+  await db
+    .insertInto('memberships')
+    .values({ user_id: userId, account_id: input.accountId, role: input.role })
+    .onConflict((oc) => oc.columns(['account_id', 'user_id']).doUpdateSet({ role: input.role }))
+    .execute();
+  return userId;
+}
+
+/** A new password for a person; every session of theirs ends. */
+export async function setPassword(db: Db, email: string, password: string): Promise<void> {
+  const weak = passwordProblem(password);
+  if (weak) throw invalid({ password: [weak] });
+  const user = await findUserByEmail(db, email);
+  if (!user) throw notFound(`No person with email ${email}`);
+  await db
+    .updateTable('users')
+    .set({ password_hash: await hashPassword(password), password_changed_at: new Date() })
+    .where('id', '=', user.id)
+    .execute();
+  await db.deleteFrom('console_sessions').where('user_id', '=', user.id).execute();
+}
+
+export const SIGN_IN_PER_ADDRESS = 20;
+export const SIGN_IN_PER_EMAIL = 5;
+
+/**
+ * Checks an email and password, throttled per client address and per email (per minute, shared
+ * by every instance). The answer never says whether the email exists: a wrong email and a wrong
+ * password get the same message and take the same time.
+ */
+export async function checkPassword(ctx: AppContext, email: string, password: string, ip: string) {
+  try {
+    await limitAlways(ctx, `signin:ip:${ip}`, SIGN_IN_PER_ADDRESS);
+    await limitAlways(ctx, `signin:email:${sha256(normaliseEmail(email))}`, SIGN_IN_PER_EMAIL);
+  } catch (err) {
+    if (err instanceof AppError && err.kind === 'rate_limited') {
+      throw new AppError('rate_limited', 'rate_limited', 'Too many sign-in attempts. Wait a minute, then try again.', {
+        extra: err.extra,
+      });
+    }
+    throw err;
+  }
+  const user = await findUserByEmail(ctx.db, email);
+  const ok = await verifyPassword(password, user?.password_hash ?? null);
+  if (!user || !ok) throw new AppError('unauthorized', 'invalid_credentials', 'That email and password do not match.');
+  return user;
+}
+
+export interface ConsoleSession {
+  id: string;
+  userId: number;
+  email: string;
+  name: string;
+  pendingTotp: boolean;
+  totpEnabled: boolean;
+}
+
+/** Starts a session; returns the cookie value (only its hash is stored). */
+export async function startSession(ctx: AppContext, userId: number, pendingTotp: boolean): Promise<string> {
+  const value = randomSecret(32);
+  const now = ctx.clock.now();
+  await ctx.db
+    .insertInto('console_sessions')
+    .values({
+      id: sha256(value),
+      user_id: userId,
+      pending_totp: pendingTotp,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: new Date(now.getTime() + SESSION_IDLE_MS),
+    })
+    .execute();
+  if (Math.random() < 0.05) await ctx.db.deleteFrom('console_sessions').where('expires_at', '<', now).execute();
+  return value;
+}
+
+/** The session behind a cookie value, sliding its idle expiry (written at most every 5 minutes). */
+export async function sessionFor(ctx: AppContext, value: string | undefined): Promise<ConsoleSession | null> {
+  if (!value || value.length > 100) return null;
+  const now = ctx.clock.now();
+  const row = await ctx.db
+    .selectFrom('console_sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select([
+      's.id',
+      's.user_id',
+      's.pending_totp',
+      's.created_at',
+      's.last_seen_at',
+      's.expires_at',
+      'u.email',
+      'u.name',
+      'u.totp_enabled',
+    ])
+    .where('s.id', '=', sha256(value))
+    .executeTakeFirst();
+  if (!row) return null;
+  if (new Date(row.expires_at) <= now || now.getTime() - new Date(row.created_at).getTime() > SESSION_MAX_MS) {
+    await ctx.db.deleteFrom('console_sessions').where('id', '=', row.id).execute();
+    return null;
+  }
+  if (now.getTime() - new Date(row.last_seen_at).getTime() > 5 * 60 * 1000) {
+    await ctx.db
+      .updateTable('console_sessions')
+      .set({ last_seen_at: now, expires_at: new Date(now.getTime() + SESSION_IDLE_MS) })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  return {
+    id: row.id,
+    userId: row.user_id,
+    email: row.email,
+    name: row.name,
+    pendingTotp: row.pending_totp,
+    totpEnabled: row.totp_enabled,
+  };
+}
+
+export async function endSession(db: Db, sessionId: string): Promise<void> {
+  await db.deleteFrom('console_sessions').where('id', '=', sessionId).execute();
+}
+
+export async function memberships(db: Db, userId: number) {
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('accounts as a', 'a.id', 'm.account_id')
+    .select(['a.id as account_id', 'a.slug', 'a.name', 'm.role'])
+    .where('m.user_id', '=', userId)
+    .orderBy('a.name')
+    .execute();
+}
+
+// ---- TOTP second factor (RFC 6238: SHA-1, 6 digits, 30 s, one step of drift either way)
+
+function totpOf(secret: string, label: string): TOTP {
+  return new TOTP({ issuer: 'admit', label, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+}
+
+export function totpValid(secret: string, code: string, now: Date): boolean {
+  const token = code.replace(/\s/g, '');
+  if (!/^\d{6}$/.test(token)) return false;
+  return totpOf(secret, '').validate({ token, timestamp: now.getTime(), window: 1 }) !== null;
+}
+
+/** A new (not yet active) TOTP secret for a person; returns the otpauth:// URI for the app. */
+export async function beginTotp(db: Db, userId: number, email: string): Promise<string> {
+  const secret = new Secret({ size: 20 }).base32;
+  await db.updateTable('users').set({ totp_secret: secret, totp_enabled: false }).where('id', '=', userId).execute();
+  return totpOf(secret, email).toString();
+}
+
+export async function totpUri(db: Db, userId: number): Promise<string | null> {
+  const u = await db.selectFrom('users').select(['totp_secret', 'email']).where('id', '=', userId).executeTakeFirstOrThrow();
+  return u.totp_secret ? totpOf(u.totp_secret, u.email).toString() : null;
+}
+
+export async function confirmTotp(ctx: AppContext, userId: number, code: string): Promise<boolean> {
+  const u = await ctx.db.selectFrom('users').select('totp_secret').where('id', '=', userId).executeTakeFirstOrThrow();
+  if (!u.totp_secret || !totpValid(u.totp_secret, code, ctx.clock.now())) return false;
+  await ctx.db.updateTable('users').set({ totp_enabled: true }).where('id', '=', userId).execute();
+  return true;
+}
+
+export async function disableTotp(db: Db, userId: number): Promise<void> {
+  await db.updateTable('users').set({ totp_enabled: false, totp_secret: null }).where('id', '=', userId).execute();
+}
+
+/** The second step of signing in: the code of the person's authenticator app. */
+export async function completeTotp(ctx: AppContext, session: ConsoleSession, code: string, ip: string): Promise<void> {
+  await limitAlways(ctx, `totp:${session.userId}`, SIGN_IN_PER_EMAIL);
+  await limitAlways(ctx, `signin:ip:${ip}`, SIGN_IN_PER_ADDRESS);
+  const u = await ctx.db.selectFrom('users').select('totp_secret').where('id', '=', session.userId).executeTakeFirstOrThrow();
+  if (!u.totp_secret || !totpValid(u.totp_secret, code, ctx.clock.now())) {
+    throw new AppError('unauthorized', 'invalid_code', 'That code is not right. Codes change every 30 seconds.');
+  }
+  await ctx.db.updateTable('console_sessions').set({ pending_totp: false }).where('id', '=', session.id).execute();
+}
+
+// ---- Invitations and password resets, by mail through the outbox
+
+export async function invite(
+  ctx: AppContext,
+  input: { accountId: number; email: string; role: Role; invitedBy: number },
+): Promise<void> {
+  const fields: Record<string, string[]> = {};
+  if (!EMAIL.test(input.email.trim())) fields.email = ['is not an email address'];
+  if (!ROLES.includes(input.role)) fields.role = [`must be one of ${ROLES.join(', ')}`];
+  if (Object.keys(fields).length) throw invalid(fields);
+  const token = randomSecret(32);
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('invitations')
+      .values({
+        account_id: input.accountId,
+        email: input.email.trim(),
+        role: input.role,
+        token_hash: sha256(token),
+        invited_by: input.invitedBy,
+        expires_at: new Date(ctx.clock.now().getTime() + INVITE_MS),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // the link's secret travels in the outbox row until the mail is sent (as in any mail queue)
+    await enqueue(trx, { accountId: input.accountId, kind: 'mail.invitation', payload: { invitation_id: row.id, token } });
+  });
+}
+
+export async function findInvitation(ctx: AppContext, token: string) {
+  const row = await ctx.db
+    .selectFrom('invitations as i')
+    .innerJoin('accounts as a', 'a.id', 'i.account_id')
+    .select(['i.id', 'i.account_id', 'i.email', 'i.role', 'i.expires_at', 'i.accepted_at', 'a.name as account_name', 'a.slug'])
+    .where('i.token_hash', '=', sha256(token))
+    .executeTakeFirst();
+  if (!row || row.accepted_at || new Date(row.expires_at) <= ctx.clock.now()) return null;
+  return row;
+}
+
+/** Accepts an invitation: a new person sets a name and password; a known one signs in with theirs. */
+export async function acceptInvitation(
+  ctx: AppContext,
+  token: string,
+  input: { name: string; password: string },
+): Promise<number> {
+  const inv = await findInvitation(ctx, token);
+  if (!inv) throw notFound('This invitation has expired or was already used');
+  const existing = await findUserByEmail(ctx.db, inv.email);
+  if (existing?.password_hash && !(await verifyPassword(input.password, existing.password_hash))) {
+    throw new AppError('unauthorized', 'invalid_credentials', 'You have an account already: enter its password to accept.');
+  }
+  return ctx.db.transaction().execute(async (trx) => {
+    const userId = await addUser(trx, {
+      accountId: inv.account_id,
+      email: inv.email,
+      name: input.name,
+      role: inv.role,
+      password: existing?.password_hash ? null : input.password,
+    });
+    if (input.name.trim() && !existing?.name) {
+      await trx.updateTable('users').set({ name: input.name.trim() }).where('id', '=', userId).execute();
+    }
+    await trx.updateTable('invitations').set({ accepted_at: ctx.clock.now() }).where('id', '=', inv.id).execute();
+    return userId;
+  });
+}
+
+/** Mails a reset link when the email belongs to someone; answers the same either way. */
+export async function requestPasswordReset(ctx: AppContext, email: string, ip: string): Promise<void> {
+  await limitAlways(ctx, `reset:ip:${ip}`, SIGN_IN_PER_ADDRESS);
+  await limitAlways(ctx, `reset:email:${sha256(normaliseEmail(email))}`, 3);
+  const user = await findUserByEmail(ctx.db, email);
+  if (!user) return;
+  const token = randomSecret(32);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('password_resets')
+      .values({ token_hash: sha256(token), user_id: user.id, expires_at: new Date(ctx.clock.now().getTime() + RESET_MS) })
+      .execute();
+    await enqueue(trx, { accountId: null, kind: 'mail.password_reset', payload: { user_id: user.id, token } });
+  });
+}
+
+export async function resetPassword(ctx: AppContext, token: string, password: string): Promise<void> {
+  const weak = passwordProblem(password);
+  if (weak) throw invalid({ password: [weak] });
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('password_resets')
+      .selectAll()
+      .where('token_hash', '=', sha256(token))
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row || row.used_at || new Date(row.expires_at) <= ctx.clock.now()) {
+      throw notFound('This reset link has expired or was already used; ask for a new one');
+    }
+    await trx
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(password), password_changed_at: ctx.clock.now() })
+      .where('id', '=', row.user_id)
+      .execute();
+    await trx.updateTable('password_resets').set({ used_at: ctx.clock.now() }).where('token_hash', '=', row.token_hash).execute();
+    await trx.deleteFrom('console_sessions').where('user_id', '=', row.user_id).execute();
+  });
+}
+
+export async function resetTokenValid(ctx: AppContext, token: string): Promise<boolean> {
+  const row = await ctx.db.selectFrom('password_resets').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();
+  return Boolean(row && !row.used_at && new Date(row.expires_at) > ctx.clock.now());
+}
+
+// ---- Team
+
+export async function teamOf(db: Db, accountId: number) {
+  const [members, pending] = await Promise.all([
+    db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['u.id', 'u.email', 'u.name', 'm.role', 'u.totp_enabled'])
+      .where('m.account_id', '=', accountId)
+      .orderBy('u.email')
+      .execute(),
+    db
+      .selectFrom('invitations')
+      .select(['id', 'email', 'role', 'expires_at'])
+      .where('account_id', '=', accountId)
+      .where('accepted_at', 'is', null)
+      .where('expires_at', '>', new Date())
+      .orderBy('id')
+      .execute(),
+  ]);
+  return { members, pending };
+}
+
+/** Changes a member's role or removes them; the last owner stays (an account always has one). */
+export async function changeMember(db: Db, accountId: number, userId: number, role: Role | null): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const owners = await trx
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('account_id', '=', accountId)
+      .where('role', '=', 'owner')
+      .forUpdate()
+      .execute();
+    const current = await trx
+      .selectFrom('memberships')
+      .select('role')
+      .where('account_id', '=', accountId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!current) throw notFound('No such member');
+    if (current.role === 'owner' && role !== 'owner' && owners.length === 1) {
+      throw new AppError('conflict', 'last_owner', 'An account needs an owner: make someone else owner first');
+    }
+    if (role === null)
+      await trx.deleteFrom('memberships').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
+    else
+      await trx
+        .updateTable('memberships')
+        .set({ role })
+        .where('account_id', '=', accountId)
+        .where('user_id', '=', userId)
+        .execute();
+  });
+}
