@@ -5,9 +5,10 @@ import { outboxHandlers } from './outbox-handlers.ts';
 import { feeFiller } from './payments/payments.service.ts';
 import { refundReconciler } from './refunds/refund-order.ts';
 import { counterCompactor } from './reports/compact-counters.ts';
+import { webhookJob } from './webhooks/delivery.ts';
 
 /**
  * Every periodic job of the service. Each must be safe when several instances run it at once
  * (claim work with row locks or SKIP LOCKED).
  */
-export const allJobs: Job[] = [holdSweeper, outboxJob(outboxHandlers), feeFiller, refundReconciler, counterCompactor];
+export const allJobs: Job[] = [holdSweeper, outboxJob(outboxHandlers), feeFiller, refundReconciler, counterCompactor, webhookJob];

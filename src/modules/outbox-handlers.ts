@@ -3,6 +3,7 @@ import { renderLatePaymentMail, renderPayLinkMail, renderTicketMail } from './or
 import { renderRefundMail } from './refunds/refund-mail.ts';
 import { autoRefund } from './refunds/auto-refund.ts';
 import { renderInvitationMail, renderPasswordResetMail } from './users/users.mails.ts';
+import { renderWebhookDisabledMail } from './webhooks/webhook-mails.ts';
 
 /** Every kind of outbox message and what dispatching it means. */
 export const outboxHandlers: Record<string, OutboxHandler> = {
@@ -12,5 +13,6 @@ export const outboxHandlers: Record<string, OutboxHandler> = {
   'mail.pay_link': { type: 'mail', render: renderPayLinkMail },
   'mail.invitation': { type: 'mail', render: renderInvitationMail },
   'mail.password_reset': { type: 'mail', render: renderPasswordResetMail },
+  'mail.webhook_disabled': { type: 'mail', render: renderWebhookDisabledMail },
   'payment.auto_refund': { type: 'action', run: autoRefund },
 };

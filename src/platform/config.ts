@@ -22,6 +22,24 @@ export interface Config {
   catalogueCacheMs: number;
   /** SMTP connect, greeting and socket timeouts (ms): a hanging mail server must not hold the dispatcher. */
   smtpTimeoutMs: number;
+  /** Seconds between webhook attempts (contract section 8; ADMIT_WEBHOOK_RETRY_SCHEDULE). */
+  webhookRetrySchedule: number[];
+  /** Webhook targets may be private or loopback addresses (ADMIT_WEBHOOK_ALLOW_PRIVATE=1). */
+  webhookAllowPrivate: boolean;
+  /** Give up on one webhook attempt after this long (ms). */
+  webhookTimeoutMs: number;
+}
+
+export const DEFAULT_WEBHOOK_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
+
+function scheduleVar(env: NodeJS.ProcessEnv, name: string): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return DEFAULT_WEBHOOK_SCHEDULE;
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length > 50 || !parts.every((p) => /^\d{1,7}$/.test(p))) {
+    throw new ConfigError(`${name} must be comma-separated whole seconds (at most 50), got "${raw}"`);
+  }
+  return parts.map(Number);
 }
 
 export class ConfigError extends Error {}
@@ -69,5 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenCacheMs: 5_000,
     catalogueCacheMs: 1_000,
     smtpTimeoutMs: 10_000,
+    webhookRetrySchedule: scheduleVar(env, 'ADMIT_WEBHOOK_RETRY_SCHEDULE'),
+    webhookAllowPrivate: env.ADMIT_WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookTimeoutMs: 15_000,
   };
 }

@@ -216,6 +216,17 @@ describe('the organiser console', () => {
     expect(await page.locator('code.secret').textContent()).toMatch(/^adm_/);
     await accessible(page, 'token-created');
 
+    await page.goto(`${base}/console/a/lantern/webhooks`);
+    await page.getByLabel('URL').fill('https://hooks.example.org/admit');
+    await page.getByLabel('order.paid').check();
+    await page.getByRole('button', { name: 'Add the endpoint' }).click();
+    expect(await page.locator('code.secret').textContent()).toMatch(/^whsec_/);
+    await accessible(page, 'webhooks');
+    await page.locator('details.item summary').first().click();
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await page.waitForURL(/webhooks\/\d+\?done=queued/);
+    await accessible(page, 'webhook-log');
+
     await page.goto(`${base}/console/me`);
     await page.getByRole('button', { name: 'Set up two-step sign-in' }).click();
     await accessible(page, 'totp-setup');

@@ -10,6 +10,8 @@ import { startFakeStripe, type FakeStripe } from '../fakes/fake-stripe.ts';
 import { startFakeSmtp, type FakeSmtp } from '../fakes/fake-smtp.ts';
 import { freePort } from '../net.ts';
 import type { Db } from '../../src/platform/db/database.ts';
+import { createEndpoint } from '../../src/modules/webhooks/webhooks.service.ts';
+import { deliverWebhooks, settleWebhooks } from '../../src/modules/webhooks/delivery.ts';
 
 /**
  * Fault scenarios against PostgreSQL (npm run test:chaos): a failing payment provider, a failing
@@ -28,7 +30,7 @@ beforeAll(async () => {
   if (!process.env.DATABASE_URL) throw new Error('test:chaos runs against PostgreSQL: set DATABASE_URL');
   stripe = await startFakeStripe();
   smtp = await startFakeSmtp();
-  t = await createTestApp({ config: { smtpUrl: smtp.url, smtpTimeoutMs: 300 } });
+  t = await createTestApp({ config: { smtpUrl: smtp.url, smtpTimeoutMs: 300, webhookAllowPrivate: true } });
 });
 afterAll(async () => {
   console.log('\n| scenario | requests | faults injected | invariant violations |\n|---|---|---|---|');
@@ -113,6 +115,7 @@ function serverEnv(port: number): Record<string, string> {
     BASE_URL: `http://127.0.0.1:${port}`,
     NODE_ENV: 'production',
     ADMIT_RATE_LIMIT_PER_MIN: '0',
+    ADMIT_WEBHOOK_ALLOW_PRIVATE: '1',
     LOG_LEVEL: 'silent',
   };
 }
@@ -288,6 +291,17 @@ describe('chaos', () => {
         req.on('error', () => resolve(0));
         req.end(body === undefined ? undefined : JSON.stringify(body));
       });
+    // a webhook receiver: every order event written before or around the crash must reach it
+    const heard = new Set<string>();
+    const receiver = http.createServer((req, res) => {
+      heard.add(String(req.headers['webhook-id']));
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const accountId = (await t.ctx.db.selectFrom('accounts').select('id').where('slug', '=', a.slug).executeTakeFirstOrThrow())
+      .id;
+    await createEndpoint(t.ctx, accountId, { url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook` });
     let server = await startServer(env, base);
     // some paid orders to refund during the crash
     const paid: string[] = [];
@@ -351,6 +365,25 @@ describe('chaos', () => {
       .where('status', '!=', 'refunded')
       .execute();
     for (const o of unpaid) violations.push(`${o.ref} not refunded after restart`);
+    // webhooks: one delivery per order event committed (written in the same transaction), and
+    // every one of them reaches the receiver once the survivors' workers have run
+    const events = await sql<{ n: number }>`select count(*)::int as n from order_log
+      where account_id = ${accountId} and webhook_type_of(action) is not null`.execute(t.ctx.db);
+    const written = await sql<{
+      n: number;
+    }>`select count(*)::int as n from webhook_deliveries where account_id = ${accountId}`.execute(t.ctx.db);
+    if (events.rows[0]!.n !== written.rows[0]!.n)
+      violations.push(`${events.rows[0]!.n} order events but ${written.rows[0]!.n} webhook deliveries`);
+    t.clock.advance(10 * 60_000);
+    for (let i = 0; i < 20; i++) {
+      if ((await deliverWebhooks(t.ctx)) === 0) break;
+    }
+    await settleWebhooks(t.ctx);
+    const unsent = await sql<{ n: number }>`select count(*)::int as n from webhook_deliveries
+      where account_id = ${accountId} and status <> 'succeeded'`.execute(t.ctx.db);
+    if (unsent.rows[0]!.n) violations.push(`${unsent.rows[0]!.n} webhook deliveries not delivered`);
+    if (heard.size !== written.rows[0]!.n) violations.push(`receiver heard ${heard.size} of ${written.rows[0]!.n} webhook ids`);
+    receiver.close();
     table.push({ scenario: 'SIGKILL during orders, payments, refunds', requests, faults: 1, violations: violations.length });
     expect(violations).toEqual([]);
   });

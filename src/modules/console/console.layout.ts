@@ -79,6 +79,7 @@ const DONE: Record<string, string> = {
   invited: 'The invitation is on its way.',
   'member-saved': 'The team was updated.',
   'token-revoked': 'The token was revoked.',
+  queued: 'Queued: it goes out within a few seconds.',
 };
 
 export function flashOf(query: unknown): Flash | null {
@@ -122,7 +123,8 @@ export function consolePage(opts: {
               ? html`<div class="account">${acct.name}</div>
                 ${can(viewer, 'events.read') ? item(`${base}/events`, 'Events', 'events') : ''}
                 ${can(viewer, 'team.manage') ? item(`${base}/team`, 'Team', 'team') : ''}
-                ${can(viewer, 'tokens.manage') ? item(`${base}/tokens`, 'API tokens', 'tokens') : ''}`
+                ${can(viewer, 'tokens.manage') ? item(`${base}/tokens`, 'API tokens', 'tokens') : ''}
+                ${can(viewer, 'webhooks.manage') ? item(`${base}/webhooks`, 'Webhooks', 'webhooks') : ''}`
               : ''
           }
           ${viewer.accounts.length > 1 ? item('/console/accounts', 'Switch account', 'accounts') : ''}

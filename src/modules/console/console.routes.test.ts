@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
@@ -37,6 +37,8 @@ beforeAll(async () => {
   );
 });
 afterAll(() => t.close());
+// each test its own minute of sign-in budget (per email and per address)
+beforeEach(() => t.clock.advance(61_000));
 
 const form = (data: Record<string, string | string[]>) =>
   Object.entries(data)
@@ -183,11 +185,12 @@ describe('roles, on every page and form', () => {
     '/console/a/acme/events/gala/codes',
     '/console/a/acme/team',
     '/console/a/acme/tokens',
+    '/console/a/acme/webhooks',
   ];
   const allowed: Record<keyof typeof people, string[]> = {
     owner: pages,
-    manager: pages.filter((p) => !p.endsWith('/team') && !p.endsWith('/tokens')),
-    viewer: pages.filter((p) => !p.endsWith('/team') && !p.endsWith('/tokens') && !p.endsWith('/new')),
+    manager: pages.filter((p) => !/\/(team|tokens|webhooks)$/.test(p)),
+    viewer: pages.filter((p) => !/\/(team|tokens|webhooks|new)$/.test(p)),
     door: [],
   };
 
@@ -221,6 +224,7 @@ describe('roles, on every page and form', () => {
       ['/console/a/acme/team/1', { role: 'viewer' }],
       ['/console/a/acme/tokens', { name: 'mine', capabilities: 'refund' }],
       ['/console/a/acme/tokens/1/revoke', {}],
+      ['/console/a/acme/webhooks', { url: 'https://example.org/hook' }],
     ];
     const before = await sql<{
       f: string;
@@ -405,5 +409,29 @@ describe('password reset and two-step sign-in', () => {
     expect((await d.post('/console/sign-in/code', { code: '12345' })).statusCode).toBe(401);
     expect((await d.post('/console/sign-in/code', { code: code(), next: '/console' })).statusCode).toBe(303);
     expect((await d.get('/console/a/acme/events')).statusCode).toBe(200);
+  });
+});
+
+describe('webhooks page', () => {
+  it('an owner adds an endpoint (secret shown once), sends a test event and reads the delivery log', async () => {
+    const c = await signedIn('owner');
+    await c.get('/console/a/acme/webhooks');
+    const made = await c.post('/console/a/acme/webhooks', {
+      url: 'https://hooks.example.org/admit',
+      events: ['order.paid', 'order.refunded'],
+    });
+    expect(made.statusCode).toBe(201);
+    const secret = /<code class="secret">([^<]+)<\/code>/.exec(made.body)![1]!;
+    expect(secret).toMatch(/^whsec_/);
+    expect((await c.get('/console/a/acme/webhooks')).body).not.toContain(secret);
+    const ep = await t.ctx.db.selectFrom('webhook_endpoints').select(['id', 'events']).executeTakeFirstOrThrow();
+    expect(ep.events).toEqual(['order.paid', 'order.refunded']);
+    expect((await c.post(`/console/a/acme/webhooks/${ep.id}/test`, {})).statusCode).toBe(303);
+    const log = await c.get(`/console/a/acme/webhooks/${ep.id}`);
+    expect(log.statusCode).toBe(200);
+    expect(log.body).toContain('webhook.test');
+    const bad = await c.post('/console/a/acme/webhooks', { url: 'ftp://nope' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('must be an http or https URL');
   });
 });

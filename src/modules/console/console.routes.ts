@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { consoleAuthRoutes } from './console.auth.routes.ts';
 import { consoleEventsRoutes } from './console.events.routes.ts';
 import { consoleTeamRoutes } from './console.team.routes.ts';
+import { consoleWebhooksRoutes } from './console.webhooks.routes.ts';
 
 /** The organiser console under /console (contract section 7): server-rendered pages over the same services as the API. */
 export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   await app.register(consoleAuthRoutes);
   await app.register(consoleEventsRoutes);
   await app.register(consoleTeamRoutes);
+  await app.register(consoleWebhooksRoutes);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseV6, refusedAddress } from './address-policy.ts';
+import { parseV6, refusedAddress } from '../../platform/net/address-policy.ts';
 import { checkUrl, sniffImageType, vetHost } from './image-fetch.ts';
 
 // Pure address checks: nothing here opens a connection.

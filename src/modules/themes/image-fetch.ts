@@ -3,7 +3,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { refusedAddress } from './address-policy.ts';
+import { refusedAddress } from '../../platform/net/address-policy.ts';
 
 /**
  * Fetches a theme image from a public http(s) URL, once, defending against SSRF:

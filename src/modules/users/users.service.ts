@@ -16,9 +16,10 @@ export const ROLES = ['owner', 'manager', 'door', 'viewer'] as const satisfies r
  * What each role may do (contract section 7). Checked on the server for every page and form;
  * the pages also leave out what a role may not do.
  */
-export type Action = 'events.read' | 'events.write' | 'orders.read' | 'checkin' | 'team.manage' | 'tokens.manage';
+export type Action =
+  'events.read' | 'events.write' | 'orders.read' | 'checkin' | 'team.manage' | 'tokens.manage' | 'webhooks.manage';
 const ALLOWED: Record<Role, ReadonlySet<Action>> = {
-  owner: new Set(['events.read', 'events.write', 'orders.read', 'checkin', 'team.manage', 'tokens.manage']),
+  owner: new Set(['events.read', 'events.write', 'orders.read', 'checkin', 'team.manage', 'tokens.manage', 'webhooks.manage']),
   manager: new Set(['events.read', 'events.write', 'orders.read', 'checkin']),
   door: new Set(['checkin']),
   viewer: new Set(['events.read', 'orders.read']),

@@ -516,10 +516,54 @@ export interface PasswordResetsTable {
   used_at: Timestamp | null;
 }
 
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  account_id: number;
+  url: string;
+  events: Generated<string[]>;
+  description: Generated<string>;
+  enabled: Generated<boolean>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Timestamp | null;
+  failing_since: Timestamp | null;
+  disabled_reason: string | null;
+  created_at: GenTimestamp;
+  updated_at: GenTimestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  account_id: number;
+  endpoint_id: number;
+  type: string;
+  subject: Json<Record<string, unknown>>;
+  body: string | null;
+  status: Generated<'pending' | 'succeeded' | 'failed'>;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  next_attempt_at: GenTimestamp;
+  created_at: GenTimestamp;
+  updated_at: GenTimestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_tokens: ApiTokensTable;
   users: UsersTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   memberships: MembershipsTable;
   console_sessions: ConsoleSessionsTable;
   invitations: InvitationsTable;

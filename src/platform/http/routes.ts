@@ -5,6 +5,7 @@ import { accountsRoutes } from '../../modules/accounts/accounts.routes.ts';
 import { eventsRoutes } from '../../modules/events/events.routes.ts';
 import { discountsRoutes } from '../../modules/discounts/discounts.routes.ts';
 import { tokensRoutes } from '../../modules/tokens/tokens.routes.ts';
+import { webhooksRoutes } from '../../modules/webhooks/webhooks.routes.ts';
 import { ordersRoutes } from '../../modules/orders/orders.routes.ts';
 import { refundsRoutes } from '../../modules/refunds/refunds.routes.ts';
 import { reportsRoutes } from '../../modules/reports/reports.routes.ts';
@@ -46,6 +47,7 @@ export async function machineApi(app: FastifyInstance): Promise<void> {
   await app.register(eventsRoutes);
   await app.register(discountsRoutes);
   await app.register(tokensRoutes);
+  await app.register(webhooksRoutes);
   await app.register(ordersRoutes);
   await app.register(refundsRoutes);
   await app.register(reportsRoutes);
