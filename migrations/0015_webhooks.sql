@@ -34,9 +34,11 @@ create table webhook_deliveries (
   attempts integer not null default 0,
   last_status_code integer,
   next_attempt_at timestamptz not null default now(),
+  -- a worker's claim: nobody else sends it before then (not indexed, so a claim is a HOT update)
+  leased_until timestamptz,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
-);
+) with (fillfactor = 60);
 create index webhook_deliveries_due on webhook_deliveries (next_attempt_at, id) where status = 'pending';
 create index webhook_deliveries_endpoint on webhook_deliveries (endpoint_id, id);
 

@@ -42,7 +42,7 @@ export interface RunningServer {
 export async function serve(runtime: Runtime): Promise<RunningServer> {
   const { ctx } = runtime;
   const app = await buildApp(ctx);
-  const jobs = startJobs(ctx, allJobs);
+  const jobs = startJobs(ctx, allJobs, { threads: true });
   await app.listen({ port: ctx.config.port, host: ctx.config.host });
   let stopping: Promise<void> | null = null;
   const stop = () =>

@@ -30,6 +30,11 @@ const WATCHED = [
   'themes',
   'idempotency_keys',
   'outbox',
+  'events',
+  'ticket_types',
+  'discount_codes',
+  'webhook_endpoints',
+  'webhook_deliveries',
 ];
 
 /**
@@ -40,6 +45,10 @@ async function checksum(): Promise<string> {
   const parts = WATCHED.map(
     (table) =>
       sql`select ${table}::text as t, count(*)::text as n, coalesce(sum((x.xmin::text)::bigint), 0)::text as h from ${sql.table(table)} as x`,
+  );
+  // tokens: every field but last_used_at, which authentication keeps even for a refused request
+  parts.push(
+    sql`select 'api_tokens' as t, count(*)::text as n, coalesce(md5(string_agg(concat_ws(':', x.id, x.name, x.token_hash, x.capabilities::text, x.scopes::text, x.event_slugs::text), ',' order by x.id)), '') as h from api_tokens as x`,
   );
   const r = await sql<{ t: string; n: string; h: string }>`${sql.join(parts, sql` union all `)}`.execute(t.ctx.db);
   return r.rows.map((row) => `${row.t}:${row.n}:${row.h}`).join('|');
@@ -147,6 +156,20 @@ const jsonValue = fc.oneof(
       email: fc.oneof(fc.string(), unstorableString, fc.constant(null), fc.integer()),
       name: fc.oneof(fc.string(), unstorableString, fc.constant(null), fc.constant('')),
       revoke_link: fc.oneof(fc.boolean(), fc.string(), fc.constant(null)),
+      url: fc.oneof(
+        fc.constantFrom(
+          'https://hooks.example.test/admit',
+          'http://127.0.0.1:9/x',
+          'http://[::ffff:169.254.169.254]/',
+          'javascript:alert(1)',
+          '',
+        ),
+        unstorableString,
+        fc.string(),
+      ),
+      events: fc.oneof(fc.array(fc.constantFrom('order.paid', 'checkin.created', 'nope', '*'), { maxLength: 3 }), fc.anything()),
+      enabled: fc.oneof(fc.boolean(), fc.string(), fc.constant(null)),
+      since: fc.oneof(fc.constantFrom('2026-01-01T00:00:00Z', 'yesterday'), unstorableString),
       settings: fc.oneof(
         fc.dictionary(
           fc.oneof(fc.string({ maxLength: 30 }), unstorableString),

@@ -27,6 +27,11 @@ export function findOrderById(db: Db, accountId: number, id: number): Promise<Or
   return orderQuery(db, accountId).where('o.id', '=', id).executeTakeFirst();
 }
 
+export function findOrdersByIds(db: Db, accountId: number, ids: number[]): Promise<OrderRecord[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return orderQuery(db, accountId).where('o.id', 'in', ids).execute();
+}
+
 /** Newest first; `after` is the (created_at, id) of the order the previous page ended on. */
 export function listOrders(
   db: Db,

@@ -543,6 +543,7 @@ export interface WebhookDeliveriesTable {
   attempts: Generated<number>;
   last_status_code: number | null;
   next_attempt_at: GenTimestamp;
+  leased_until: Timestamp | null;
   created_at: GenTimestamp;
   updated_at: GenTimestamp;
 }

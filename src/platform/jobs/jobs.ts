@@ -1,10 +1,18 @@
 import type { AppContext } from '../context.ts';
+import { startJobThread, type JobThread } from './job-thread.ts';
 
 export interface Job {
   name: string;
   /** milliseconds between runs */
   every: number;
   run(ctx: AppContext): Promise<unknown>;
+  /**
+   * Work that should not share the event loop serving requests (sending webhooks): on PostgreSQL
+   * the server runs it in a worker thread with its own connections. `module` is the URL of the
+   * module exporting the job as `exportName`; `drain` finishes what a run left under way; `nice`
+   * lowers the thread's CPU priority (Linux), so under saturation requests come first.
+   */
+  thread?: { module: string; exportName: string; nice?: number; drain?(ctx: AppContext): Promise<void> };
 }
 
 export interface JobRunner {
@@ -17,8 +25,13 @@ export interface JobRunner {
  * Runs each job on its own interval. Jobs must be safe with many instances running them at the
  * same time (they claim work with row locks / SKIP LOCKED), so no leader election is needed.
  */
-export function startJobs(ctx: AppContext, registry: readonly Job[], opts: { timers?: boolean } = {}): JobRunner {
+export function startJobs(
+  ctx: AppContext,
+  registry: readonly Job[],
+  opts: { timers?: boolean; threads?: boolean } = {},
+): JobRunner {
   const timers: NodeJS.Timeout[] = [];
+  const threads: JobThread[] = [];
   const running = new Set<Promise<unknown>>();
   let stopped = false;
   const runJob = (job: Job): Promise<void> => {
@@ -29,6 +42,10 @@ export function startJobs(ctx: AppContext, registry: readonly Job[], opts: { tim
   };
   if (opts.timers !== false) {
     for (const job of registry) {
+      if (opts.threads && job.thread && ctx.engine === 'postgres') {
+        threads.push(startJobThread(ctx, job));
+        continue;
+      }
       let busy = false;
       const t = setInterval(() => {
         if (busy) return;
@@ -46,7 +63,7 @@ export function startJobs(ctx: AppContext, registry: readonly Job[], opts: { tim
     async stop() {
       stopped = true;
       for (const t of timers) clearInterval(t);
-      await Promise.allSettled([...running]);
+      await Promise.allSettled([...running, ...threads.map((t) => t.stop())]);
     },
   };
 }
