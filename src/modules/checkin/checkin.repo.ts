@@ -230,13 +230,24 @@ export function orderTicketsForList(db: Db, accountId: number, orderId: number, 
   return db
     .selectFrom('tickets as t')
     .innerJoin('ticket_types as tt', 'tt.id', 't.ticket_type_id')
-    .leftJoin('checkins as c', (j) => j.onRef('c.ticket_id', '=', 't.id').on('c.checkin_list_id', '=', listId))
+    .leftJoin('checkins as c', (j) =>
+      j.onRef('c.ticket_id', '=', 't.id').on('c.checkin_list_id', '=', listId).on('c.conflict', '=', false),
+    )
     .select(['t.id', 't.ref', 't.status', 't.ticket_type_id', 'tt.key as type_key', 'c.created_at as checked_in_at'])
     .where('t.account_id', '=', accountId)
     .where('t.order_id', '=', orderId)
     .orderBy('t.position')
     .orderBy('t.id')
     .execute();
+}
+
+/**
+ * Locks tickets before their check-ins are written, in id order: an online check-in and an
+ * offline upload of the same ticket then take their locks in one order and never deadlock.
+ */
+export async function lockTickets(db: Db, ticketIds: number[]): Promise<void> {
+  if (!ticketIds.length) return;
+  await db.selectFrom('tickets').select('id').where('id', 'in', ticketIds).orderBy('id').forUpdate().execute();
 }
 
 /** Serialises check-ins of one order (two doors scanning the same order QR). */
@@ -262,7 +273,13 @@ export async function insertCheckin(
       online: c.online,
       created_at: c.at,
     })
-    .onConflict((oc) => oc.columns(['checkin_list_id', 'ticket_id']).doNothing())
+    // the admission: one per ticket and list (scans recorded as conflicts do not count)
+    .onConflict((oc) =>
+      oc
+        .columns(['checkin_list_id', 'ticket_id'])
+        .where(sql<boolean>`not conflict`)
+        .doNothing(),
+    )
     .returning(['id', 'created_at'])
     .executeTakeFirst();
   if (row) {
@@ -282,5 +299,6 @@ export function findCheckin(db: Db, listId: number, ticketId: number): Promise<{
     .select(['id', 'created_at'])
     .where('checkin_list_id', '=', listId)
     .where('ticket_id', '=', ticketId)
+    .where('conflict', '=', false)
     .executeTakeFirst();
 }

@@ -15,6 +15,7 @@ import {
   listCheckinLists,
   listCheckins,
   lockOrder,
+  lockTickets,
   orderTicketsForList,
   type CheckinListRow,
 } from './checkin.repo.ts';
@@ -58,7 +59,7 @@ function listIdOf(raw: string): number {
   return Number(raw);
 }
 
-async function loadList(ctx: AppContext, p: Principal, eventSlug: string, rawId: string): Promise<CheckinListRow> {
+export async function loadList(ctx: AppContext, p: Principal, eventSlug: string, rawId: string): Promise<CheckinListRow> {
   const event = await loadVisibleEvent(ctx, p, eventSlug);
   const list = await findCheckinList(ctx.db, p.accountId, event.id, listIdOf(rawId));
   if (!list) throw notFound('No such check-in list');
@@ -158,7 +159,7 @@ const alreadyCheckedIn = (ref: string, at: Date) =>
     extra: { created_at: iso(at) },
   });
 
-function onList(list: CheckinListRow, ticketTypeId: number): boolean {
+export function onList(list: CheckinListRow, ticketTypeId: number): boolean {
   return list.ticket_type_ids === null || list.ticket_type_ids.map(Number).includes(Number(ticketTypeId));
 }
 
@@ -183,6 +184,7 @@ export async function checkInTicket(
   if (!onList(list, ticket.ticket_type_id)) throw notCheckable(`Ticket ${ticket.ref} is not on this check-in list`);
   const at = ctx.clock.now();
   const result = await ctx.db.transaction().execute(async (trx) => {
+    await lockTickets(trx, [Number(ticket.id)]);
     const inserted = await insertCheckin(trx, { accountId: p.accountId, listId: list.id, ticketId: ticket.id, ...flags, at });
     return inserted ?? { earlier: await findCheckin(trx, list.id, ticket.id) };
   });
@@ -273,6 +275,10 @@ export async function checkInOrder(
         chosen.push(...left.slice(0, n));
       }
     }
+    await lockTickets(
+      trx,
+      chosen.map((t) => Number(t.id)),
+    );
     const out = [];
     for (const t of chosen) {
       const row = await insertCheckin(trx, { accountId: p.accountId, listId: list.id, ticketId: t.id, ...flags, at });

@@ -315,6 +315,8 @@ export interface TicketsTable {
   status: Generated<'valid' | 'voided'>;
   position: Generated<number>;
   created_at: Timestamp;
+  /** xid8 of the transaction that last changed what a scanner knows (migration 0016) */
+  sync_xid: Generated<string>;
 }
 
 export type Rail = 'card' | 'wallet' | 'sandbox' | 'terminal';
@@ -381,7 +383,15 @@ export interface CheckinsTable {
   ticket_id: number;
   qr_code_scanned: Generated<boolean>;
   online: Generated<boolean>;
+  /** when the scan happened (an offline scan keeps its own time) */
   created_at: Timestamp;
+  /** offline uploads: the scanning device and its id for the scan (idempotency) */
+  device: string | null;
+  client_id: string | null;
+  /** a scan that is not the admission: the ticket was already admitted, or cannot be */
+  conflict: Generated<boolean>;
+  reason: 'already_checked_in' | 'not_checkable' | null;
+  uploaded_at: Timestamp | null;
 }
 
 export interface ImagesTable {
