@@ -30,6 +30,7 @@ const BIN = path.resolve(import.meta.dirname, '../bin/admit.mjs');
 const EXAMPLE = path.resolve(import.meta.dirname, '../test/fixtures/example-account.json');
 
 describe('admit CLI', () => {
+  // several CLI processes, each booting the embedded database: over a minute on a loaded machine
   it('migrates, imports, refuses a second import, and creates a token', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'admit-cli-'));
     const testDb = await createTestDatabase();
@@ -137,5 +138,5 @@ describe('admit CLI', () => {
       fs.rmSync(dir, { recursive: true, force: true });
       await testDb.drop();
     }
-  });
+  }, 180_000);
 });
