@@ -17,6 +17,8 @@ export async function seedOrders(
     portalId: number;
   },
   count: number,
+  /** keeps refs and tokens unique when several events are seeded in one database */
+  tag = '',
 ): Promise<number> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
@@ -32,7 +34,7 @@ export async function seedOrders(
        select $1, $2, 'B' || g, s.status, s.currency, case when s.currency = 'gbp' then 1.17 else 1 end,
          s.sub, s.disc, s.sub - s.disc, case when s.status = 'refunded' then s.sub - s.disc else 0 end,
          'buyer' || g || '@example.org', case when g % 17 = 0 then $3::bigint end, case when g % 11 = 0 then $4::bigint end, 'api',
-         md5('a' || g), md5('q' || g), case when g % 5 = 0 then 'SPRING' when g % 13 = 0 then 'SPRING,VIP' else '' end,
+         md5('a' || $6 || g), md5('q' || $6 || g), case when g % 5 = 0 then 'SPRING' when g % 13 = 0 then 'SPRING,VIP' else '' end,
          s.created, case when s.status in ('paid','refunded') then s.created + interval '2 minutes' end,
          case when s.status = 'refunded' then s.created + interval '3 days' end,
          case when s.status = 'canceled' then s.created + interval '35 minutes' end,
@@ -44,7 +46,7 @@ export async function seedOrders(
          (1 + g % 4) * 2500 + case when g % 3 = 0 then 1200 else 0 end as sub,
          case when g % 5 = 0 then 250 else 0 end as disc,
          timestamptz '2024-11-22 00:00:00+00' + (g::float8 / $5 * 730) * interval '1 day' as created) s`,
-      [event.accountId, event.eventId, event.audienceId, event.portalId, count],
+      [event.accountId, event.eventId, event.audienceId, event.portalId, count, tag],
     );
     await c.query(
       `insert into order_lines (account_id, order_id, event_id, kind, ticket_type_id, name, quantity, unit_price_cents, total_cents, tax_rate_bp, tax_cents, position)
