@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/http/routes.ts';
-import { errorResponses, timestamp } from '../../platform/http/schemas.ts';
+import { errorResponses, nullableTimestamp, timestamp } from '../../platform/http/schemas.ts';
 import {
   checkInOrder,
   checkInTicket,
@@ -364,7 +364,7 @@ export async function checkinRoutes(app: FastifyInstance): Promise<void> {
                   attendee_name: { type: 'string' },
                   qr_sha256: { type: 'string', description: 'hex SHA-256 of the qr_code_identifier' },
                   status: { type: 'string', enum: ['valid', 'void'] },
-                  checked_in_at: { ...timestamp, type: ['string', 'null'] },
+                  checked_in_at: nullableTimestamp,
                 },
               },
             },
@@ -433,7 +433,7 @@ export async function checkinRoutes(app: FastifyInstance): Promise<void> {
                   checkin_id: { type: ['integer', 'null'] },
                   conflict: { type: 'boolean' },
                   reason: { type: ['string', 'null'], enum: ['already_checked_in', 'not_checkable', null] },
-                  first_checked_in_at: { ...timestamp, type: ['string', 'null'] },
+                  first_checked_in_at: nullableTimestamp,
                 },
               },
             },

@@ -64,12 +64,23 @@ export async function syncList(
   const limit = limitOf(query.limit);
   const types = list.ticket_type_ids?.map(Number) ?? null;
   // The cursor only moves over rows written by transactions older than every one still running
-  // (xmin, cluster-wide): a change committing later always has a larger sync_xid than anything
+  // (xmin): a change committing later always has a larger sync_xid than anything
   // behind the cursor, so nothing is lost whatever the commit order. The last page adds, as far as
   // it has room, what is already committed beyond xmin (the tail), without moving the cursor: it
   // comes again until the older transactions have ended (a scanner overwrites by id), so a change
   // is not held back by a slow transaction elsewhere.
-  const xmin = (await sql<{ x: string }>`select pg_snapshot_xmin(pg_current_snapshot())::text as x`.execute(ctx.db)).rows[0]!.x;
+  // Transaction ids are cluster-wide: transactions known to run in other databases cannot write
+  // here, so they do not hold the cursor back (one whose database is not known still does).
+  const xmin = (
+    await sql<{ x: string }>`
+      select coalesce(
+          (select min(x) from pg_snapshot_xip(snap.s) as x
+            where x::xid not in (
+              select a.backend_xid from pg_stat_activity a
+              where a.backend_xid is not null and a.datname is distinct from current_database())),
+          pg_snapshot_xmax(snap.s))::text as x
+      from (select pg_current_snapshot() as s) snap`.execute(ctx.db)
+  ).rows[0]!.x;
   const select = (from: Position, where: ReturnType<typeof sql>, n: number) =>
     sql<SyncRow>`
     select t.id, t.ref, t.attendee_name, t.qr_token, t.status, o.status as order_status,
@@ -189,6 +200,17 @@ export async function uploadScans(
   }
 }
 
+/** A scan of this upload to record; `reason` null: the admission (so far). */
+interface FreshScan {
+  i: number;
+  ticket: TicketRow;
+  at: Date;
+  reason: ScanResult['reason'];
+}
+
+/** A ticket's admission on the list: a recorded check-in, or a scan of this upload. */
+type Admission = { at: Date; id: number; scan?: undefined } | { at: Date; scan: FreshScan; id?: undefined };
+
 async function record(
   ctx: AppContext,
   trx: Db,
@@ -235,11 +257,11 @@ async function record(
           .where('ticket_id', 'in', ticketIds)
           .execute()
       : []
-    ).map((c) => [Number(c.ticket_id), { id: Number(c.id) as number | null, at: c.created_at, index: -1 }]),
+    ).map((c): [number, Admission] => [Number(c.ticket_id), { at: c.created_at, id: Number(c.id) }]),
   );
 
   // the new scans, earliest first: each ticket's earliest is its admission
-  const fresh: Array<{ i: number; ticket: TicketRow; at: Date; reason: ScanResult['reason'] }> = [];
+  const fresh: FreshScan[] = [];
   const seen = new Set<string>();
   scans.forEach((s, i) => {
     if (uploaded.has(s.client_id) || seen.has(s.client_id)) return;
@@ -251,26 +273,30 @@ async function record(
     fresh.push({ i, ticket: t, at: times[i]!, reason: checkable ? null : 'not_checkable' });
   });
   fresh.sort((a, b) => a.at.getTime() - b.at.getTime() || a.i - b.i);
-  const demoted: number[] = [];
+  const demoted = new Set<number>();
   let admitted = 0;
   for (const f of fresh) {
     if (f.reason) continue;
     const current = admissions.get(f.ticket.id);
     if (!current) {
-      admissions.set(f.ticket.id, { id: null, at: f.at, index: f.i });
+      admissions.set(f.ticket.id, { at: f.at, scan: f });
       admitted++;
     } else if (f.at < current.at) {
       // an earlier scan arrived late: it is the admission, the recorded one becomes a conflict
-      if (current.id !== null) demoted.push(current.id);
-      else fresh.find((g) => g.i === current.index)!.reason = 'already_checked_in';
-      admissions.set(f.ticket.id, { id: null, at: f.at, index: f.i });
+      if (current.scan) current.scan.reason = 'already_checked_in';
+      else demoted.add(current.id);
+      admissions.set(f.ticket.id, { at: f.at, scan: f });
     } else {
       f.reason = 'already_checked_in';
     }
   }
   const now = ctx.clock.now();
-  if (demoted.length) {
-    await trx.updateTable('checkins').set({ conflict: true, reason: 'already_checked_in' }).where('id', 'in', demoted).execute();
+  if (demoted.size) {
+    await trx
+      .updateTable('checkins')
+      .set({ conflict: true, reason: 'already_checked_in' })
+      .where('id', 'in', [...demoted])
+      .execute();
   }
   const inserted = fresh.length
     ? await trx
@@ -302,6 +328,7 @@ async function record(
       .execute();
   }
   const freshByIndex = new Map(fresh.map((f) => [f.i, f]));
+  const freshByClient = new Map(fresh.map((f) => [scans[f.i]!.client_id, f]));
   const firstAt = (ticketId: number | undefined) => {
     if (ticketId === undefined) return null;
     const a = admissions.get(ticketId);
@@ -320,10 +347,10 @@ async function record(
       };
     }
     const before = uploaded.get(s.client_id);
-    const sameBatch = fresh.find((g) => scans[g.i]!.client_id === s.client_id);
+    const sameBatch = freshByClient.get(s.client_id);
     if (before || sameBatch) {
       const ticketId = before ? Number(before.ticket_id) : sameBatch!.ticket.id;
-      const wasDemoted = before ? demoted.includes(Number(before.id)) : false;
+      const wasDemoted = before ? demoted.has(Number(before.id)) : false;
       return {
         client_id: s.client_id,
         result: 'duplicate_upload',
