@@ -33,7 +33,7 @@ import {
   tokenScope,
   viewerOf,
 } from './console.http.ts';
-import { consolePage, field, flashOf, hiddenCsrf, publicPage, type FieldErrors } from './console.layout.ts';
+import { buttonForm, consolePage, field, flashOf, hiddenCsrf, publicPage, type FieldErrors } from './console.layout.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
@@ -341,10 +341,7 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
                       <button type="submit">Turn on</button>
                     </form>`
                   : html`<p>Off. Add a second step to signing in: a code from an authenticator app on your phone.</p>
-                    <form method="post" action="/console/me/2fa/start">
-                      ${hiddenCsrf(viewer.csrf)}
-                      <button type="submit">Set up two-step sign-in</button>
-                    </form>`
+                    ${buttonForm({ action: '/console/me/2fa/start', csrf: viewer.csrf, label: 'Set up two-step sign-in' })}`
             }
           </div>`,
       }),

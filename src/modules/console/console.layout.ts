@@ -229,3 +229,17 @@ export function select(opts: {
 export function hiddenCsrf(token: string): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${token}" />`;
 }
+
+/** A form that is one button: posts to `action` with the CSRF token (revoke, delete, resend...). */
+export function buttonForm(opts: {
+  action: string;
+  csrf: string;
+  label: string;
+  kind?: 'secondary' | 'danger';
+  ariaLabel?: string;
+}): SafeHtml {
+  return html`<form method="post" action="${opts.action}">
+    ${hiddenCsrf(opts.csrf)}
+    <button type="submit"${opts.kind ? html` class="${opts.kind}"` : ''}${opts.ariaLabel ? html` aria-label="${opts.ariaLabel}"` : ''}>${opts.label}</button>
+  </form>`;
+}

@@ -6,7 +6,17 @@ import { html } from '../../platform/http/html.ts';
 import { createToken, listTokens, revokeToken } from '../tokens/tokens.service.ts';
 import { changeMember, invite, ROLES, teamOf } from '../users/users.service.ts';
 import { checkForm, formList, requireRole, viewerOf, type Viewer, CONSOLE_FORM, CONSOLE_PAGE } from './console.http.ts';
-import { checkbox, consolePage, field, flashOf, hiddenCsrf, select, type FieldErrors, type Flash } from './console.layout.ts';
+import {
+  buttonForm,
+  checkbox,
+  consolePage,
+  field,
+  flashOf,
+  hiddenCsrf,
+  select,
+  type FieldErrors,
+  type Flash,
+} from './console.layout.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
@@ -183,10 +193,7 @@ export async function consoleTeamRoutes(app: FastifyInstance): Promise<void> {
                     <td>${t.events ? t.events.join(', ') : 'all'}</td>
                     <td>${t.last_used_at ? t.last_used_at.replace('T', ' ').replace('Z', ' UTC') : 'never'}</td>
                     <td>
-                      <form method="post" action="${base(viewer)}/tokens/${t.id}/revoke">
-                        ${hiddenCsrf(viewer.csrf)}
-                        <button type="submit" class="danger" aria-label="Revoke ${t.name}">Revoke</button>
-                      </form>
+                      ${buttonForm({ action: `${base(viewer)}/tokens/${t.id}/revoke`, csrf: viewer.csrf, label: 'Revoke', kind: 'danger', ariaLabel: `Revoke ${t.name}` })}
                     </td>
                   </tr>`,
                 )}

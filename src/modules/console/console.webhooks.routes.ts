@@ -17,7 +17,7 @@ import {
 } from '../webhooks/webhooks.service.ts';
 import { fromLocalInput } from './catalogue.ts';
 import { checkForm, CONSOLE_FORM, CONSOLE_PAGE, formList, requireRole, viewerOf, type Viewer } from './console.http.ts';
-import { checkbox, consolePage, field, flashOf, hiddenCsrf, type FieldErrors, type Flash } from './console.layout.ts';
+import { buttonForm, checkbox, consolePage, field, flashOf, hiddenCsrf, type FieldErrors, type Flash } from './console.layout.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
@@ -78,15 +78,9 @@ export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void>
                   <button type="submit">Save</button>
                 </form>
                 <div class="actions" style="margin-top:.75rem">
-                  <form method="post" action="${base(viewer)}/${e.id}/test">
-                    ${hiddenCsrf(viewer.csrf)}<button type="submit" class="secondary">Send a test event</button>
-                  </form>
-                  <form method="post" action="${base(viewer)}/${e.id}/rotate">
-                    ${hiddenCsrf(viewer.csrf)}<button type="submit" class="secondary">Rotate the secret</button>
-                  </form>
-                  <form method="post" action="${base(viewer)}/${e.id}/delete">
-                    ${hiddenCsrf(viewer.csrf)}<button type="submit" class="danger">Delete</button>
-                  </form>
+                  ${buttonForm({ action: `${base(viewer)}/${e.id}/test`, csrf: viewer.csrf, label: 'Send a test event', kind: 'secondary' })}
+                  ${buttonForm({ action: `${base(viewer)}/${e.id}/rotate`, csrf: viewer.csrf, label: 'Rotate the secret', kind: 'secondary' })}
+                  ${buttonForm({ action: `${base(viewer)}/${e.id}/delete`, csrf: viewer.csrf, label: 'Delete', kind: 'danger' })}
                 </div>
               </div>
             </details>`,
@@ -229,10 +223,7 @@ export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void>
                           </ul>
                         </td>
                         <td>
-                          <form method="post" action="${base(viewer)}/${id}/deliveries/${d.id}/redeliver">
-                            ${hiddenCsrf(viewer.csrf)}
-                            <button type="submit" class="secondary" aria-label="Redeliver ${d.webhook_id}">Redeliver</button>
-                          </form>
+                          ${buttonForm({ action: `${base(viewer)}/${id}/deliveries/${d.id}/redeliver`, csrf: viewer.csrf, label: 'Redeliver', kind: 'secondary', ariaLabel: `Redeliver ${d.webhook_id}` })}
                         </td>
                       </tr>`,
                     )}
