@@ -32,4 +32,19 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  {
+    // the door scanner's browser files (plain JavaScript, served as they are)
+    files: ['src/modules/console/assets/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        self: 'readonly',
+        caches: 'readonly',
+        indexedDB: 'readonly',
+        navigator: 'readonly',
+        crypto: 'readonly',
+        TextEncoder: 'readonly',
+      },
+    },
+  },
 );

@@ -92,7 +92,7 @@ export async function listCheckins(
 }
 
 /** Tickets that can be checked in to a list: valid, of a paid order, of a type the list takes. */
-function checkableTickets(db: Db, accountId: number, list: CheckinListRow) {
+function checkableTickets(db: Db, accountId: number, list: Pick<CheckinListRow, 'event_id' | 'ticket_type_ids'>) {
   let q = db
     .selectFrom('tickets as t')
     .innerJoin('orders as o', 'o.id', 't.order_id')
@@ -106,6 +106,17 @@ function checkableTickets(db: Db, accountId: number, list: CheckinListRow) {
     else q = q.where('t.ticket_type_id', 'in', list.ticket_type_ids);
   }
   return q;
+}
+
+export async function countCheckableTickets(
+  db: Db,
+  accountId: number,
+  list: Pick<CheckinListRow, 'event_id' | 'ticket_type_ids'>,
+): Promise<number> {
+  const row = await checkableTickets(db, accountId, list)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export interface CheckableTicketRow {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/http/routes.ts';
-import { errorResponses, nullableTimestamp, timestamp } from '../../platform/http/schemas.ts';
+import { errorResponses, timestamp } from '../../platform/http/schemas.ts';
 import {
   checkInOrder,
   checkInTicket,
@@ -12,6 +12,7 @@ import {
   getCheckins,
 } from './checkin.service.ts';
 import { emptyJsonIsNoBody } from './lenient-json.ts';
+import { batchBodySchema, batchResponseSchema, syncQuerySchema, syncResponseSchema } from './offline.schemas.ts';
 import { syncList, uploadScans, type ScanUpload } from './offline.service.ts';
 import { paginationMetaSchema, pagingQuerySchema } from './paging.ts';
 
@@ -328,56 +329,8 @@ export async function checkinRoutes(app: FastifyInstance): Promise<void> {
       tags,
       summary: "A list's tickets for an offline scanner: everything, or what changed after a cursor",
       params: listParams('checkin_list_id'),
-      querystring: {
-        type: 'object',
-        properties: {
-          cursor: { type: 'string', maxLength: 200, description: 'next_cursor of the previous page; none: from the start' },
-          limit: { type: 'string', maxLength: 20, description: 'tickets per page, 1..5000 (default 500)' },
-        },
-      },
-      response: resp(
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['tickets', 'next_cursor', 'has_more'],
-          properties: {
-            tickets: {
-              type: 'array',
-              items: {
-                type: 'object',
-                additionalProperties: false,
-                required: [
-                  'id',
-                  'reference',
-                  'ticket_type',
-                  'ticket_type_slug',
-                  'attendee_name',
-                  'qr_sha256',
-                  'status',
-                  'checked_in_at',
-                ],
-                properties: {
-                  id: { type: 'integer' },
-                  reference: { type: 'string' },
-                  ticket_type: { type: 'string' },
-                  ticket_type_slug: { type: 'string' },
-                  attendee_name: { type: 'string' },
-                  qr_sha256: { type: 'string', description: 'hex SHA-256 of the qr_code_identifier' },
-                  status: { type: 'string', enum: ['valid', 'void'] },
-                  checked_in_at: nullableTimestamp,
-                },
-              },
-            },
-            next_cursor: { type: 'string' },
-            has_more: { type: 'boolean' },
-          },
-        },
-        401,
-        404,
-        422,
-        429,
-        500,
-      ),
+      querystring: syncQuerySchema,
+      response: resp(syncResponseSchema, 401, 404, 422, 429, 500),
     },
     handler: async (request) => {
       const { event, checkin_list_id } = request.params as { event: string; checkin_list_id: string };
@@ -391,61 +344,8 @@ export async function checkinRoutes(app: FastifyInstance): Promise<void> {
       tags,
       summary: "Upload a device's scans (offline check-in); idempotent per device and client_id",
       params: listParams('checkin_list_id'),
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['device', 'checkins'],
-        properties: {
-          device: { type: 'string', minLength: 1, maxLength: 100 },
-          checkins: {
-            type: 'array',
-            minItems: 1,
-            maxItems: 1000,
-            items: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['client_id', 'scanned_at'],
-              properties: {
-                client_id: { type: 'string', minLength: 1, maxLength: 100 },
-                qr_code_identifier: { type: 'string', minLength: 1, maxLength: 200 },
-                ticket_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
-                scanned_at: { type: 'string', maxLength: 40 },
-              },
-            },
-          },
-        },
-      },
-      response: resp(
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['results'],
-          properties: {
-            results: {
-              type: 'array',
-              items: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['client_id', 'result', 'checkin_id', 'conflict', 'reason', 'first_checked_in_at'],
-                properties: {
-                  client_id: { type: 'string' },
-                  result: { type: 'string', enum: ['recorded', 'duplicate_upload', 'unknown_ticket'] },
-                  checkin_id: { type: ['integer', 'null'] },
-                  conflict: { type: 'boolean' },
-                  reason: { type: ['string', 'null'], enum: ['already_checked_in', 'not_checkable', null] },
-                  first_checked_in_at: nullableTimestamp,
-                },
-              },
-            },
-          },
-        },
-        400,
-        401,
-        404,
-        422,
-        429,
-        500,
-      ),
+      body: batchBodySchema,
+      response: resp(batchResponseSchema, 400, 401, 404, 422, 429, 500),
     },
     handler: async (request) => {
       const { event, checkin_list_id } = request.params as { event: string; checkin_list_id: string };

@@ -272,7 +272,7 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
     const viewer = await viewerOf(ctx, request);
     const first = viewer.accounts[0];
     if (viewer.accounts.length === 1 && first)
-      return see(reply, `/console/a/${first.slug}/${first.role === 'door' ? 'me' : 'events'}`);
+      return see(reply, `/console/a/${first.slug}/${first.role === 'door' ? 'door' : 'events'}`);
     return see(reply, '/console/accounts');
   });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.ts';
 import type { Role } from '../../platform/db/schema.ts';
+import type { Principal } from '../../platform/http/auth.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
 import { memberships, roleCan, sessionFor, type Action, type ConsoleSession } from '../users/users.service.ts';
@@ -144,3 +145,17 @@ export const CONSOLE_FORM = {
     },
   },
 } as const;
+
+/** The services' view of a signed-in person acting in their account (scanner sync and upload). */
+export function principalOfViewer(viewer: Viewer): Principal {
+  const account = viewer.account;
+  if (!account) throw notFound('No such account');
+  return {
+    tokenId: 0,
+    accountId: account.id,
+    accountSlug: account.slug,
+    capabilities: new Set(),
+    scopes: new Set(),
+    eventSlugs: null,
+  };
+}

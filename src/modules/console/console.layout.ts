@@ -1,4 +1,5 @@
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
+import { asset } from './console.assets.ts';
 import type { Viewer } from './console.http.ts';
 import { can } from './console.http.ts';
 
@@ -94,6 +95,7 @@ function head(title: string): SafeHtml {
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="robots" content="noindex" />
     <title>${title} · admit console</title>
+    <link rel="icon" href="${asset('icon.svg')}" type="image/svg+xml" />
     ${CSS}
   </head>`;
 }
@@ -122,6 +124,7 @@ export function consolePage(opts: {
             acct
               ? html`<div class="account">${acct.name}</div>
                 ${can(viewer, 'events.read') ? item(`${base}/events`, 'Events', 'events') : ''}
+                ${can(viewer, 'checkin') ? item(`${base}/door`, 'Door check-in', 'door') : ''}
                 ${can(viewer, 'team.manage') ? item(`${base}/team`, 'Team', 'team') : ''}
                 ${can(viewer, 'tokens.manage') ? item(`${base}/tokens`, 'API tokens', 'tokens') : ''}
                 ${can(viewer, 'webhooks.manage') ? item(`${base}/webhooks`, 'Webhooks', 'webhooks') : ''}`

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
+import { ConsoleClient } from '../../../test/console-client.ts';
 import { renderInvitationMail, renderPasswordResetMail } from '../users/users.mails.ts';
 
 let t: TestApp;
@@ -40,10 +41,6 @@ afterAll(() => t.close());
 // each test its own minute of sign-in budget (per email and per address)
 beforeEach(() => t.clock.advance(61_000));
 
-const form = (data: Record<string, string | string[]>) =>
-  Object.entries(data)
-    .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(x)}`))
-    .join('&');
 const galaType = () =>
   t.ctx.db
     .selectFrom('ticket_types as tt')
@@ -53,45 +50,13 @@ const galaType = () =>
     .where('tt.key', '=', 'ga')
     .executeTakeFirstOrThrow();
 const etagIn = (body: string) => (/name="etag" value="([^"]+)"/.exec(body)?.[1] ?? '').replace(/&quot;/g, '"');
-const csrfIn = (body: string) => /name="csrf" value="([^"]+)"/.exec(body)?.[1] ?? '';
-const cookieOf = (res: { headers: Record<string, unknown> }) => {
-  const raw = res.headers['set-cookie'];
-  const line = Array.isArray(raw) ? raw[0] : String(raw ?? '');
-  return /admit_session=([^;]*)/.exec(line)?.[1] ?? '';
-};
-
-/** A browser-like client: keeps the session cookie, reads each page's CSRF token. */
-class Client {
-  cookie = '';
-  csrf = '';
-  ip = '10.0.0.1';
-  async get(url: string) {
-    const res = await t.app.inject({
-      method: 'GET',
-      url,
-      headers: { cookie: `admit_session=${this.cookie}` },
-      remoteAddress: this.ip,
-    });
-    const token = csrfIn(res.body);
-    if (token) this.csrf = token;
-    return res;
+/** A browser-like client on this app, signing in with the test password by default. */
+class Client extends ConsoleClient {
+  constructor() {
+    super(t.app);
   }
-  async post(url: string, data: Record<string, string | string[]>, opts: { csrf?: boolean } = {}) {
-    const body = opts.csrf === false ? data : { csrf: this.csrf, ...data };
-    const res = await t.app.inject({
-      method: 'POST',
-      url,
-      headers: { cookie: `admit_session=${this.cookie}`, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: form(body),
-      remoteAddress: this.ip,
-    });
-    const c = cookieOf(res);
-    if (res.headers['set-cookie']) this.cookie = c;
-    return res;
-  }
-  async signIn(email: string, password = PW) {
-    await this.get('/console/sign-in');
-    return this.post('/console/sign-in', { email, password, next: '/console' });
+  override signIn(email: string, password = PW) {
+    return super.signIn(email, password);
   }
 }
 
@@ -314,7 +279,7 @@ describe('roles, on every page and form', () => {
     expect(accepted.statusCode).toBe(422);
     const ok = await guest.post(link, { name: 'New Hire', password: 'a brand new password' });
     expect(ok.statusCode).toBe(303);
-    expect((await guest.get('/console')).headers.location).toBe('/console/a/acme/me');
+    expect((await guest.get('/console')).headers.location).toBe('/console/a/acme/door');
     expect((await guest.get(link)).statusCode).toBe(404);
 
     const hire = await t.ctx.db
