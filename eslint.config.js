@@ -44,6 +44,8 @@ export default tseslint.config(
         navigator: 'readonly',
         crypto: 'readonly',
         TextEncoder: 'readonly',
+        location: 'readonly',
+        performance: 'readonly',
       },
     },
   },

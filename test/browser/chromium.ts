@@ -8,7 +8,7 @@ export const SHOTS = path.resolve(import.meta.dirname, '../../test-results/scree
  * Debian's Chromium, headless, with everything that would reach the network turned off (this
  * machine's network is closed and Chromium otherwise retries its own services).
  */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   fs.mkdirSync(SHOTS, { recursive: true });
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -21,6 +21,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

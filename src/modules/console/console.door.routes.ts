@@ -168,7 +168,11 @@ export async function consoleDoorRoutes(app: FastifyInstance): Promise<void> {
       const viewer = await viewerOf(ctx, request, request.params.account);
       requireRole(viewer, 'checkin');
       // a fresh form token with every download: a page that was opened offline hours ago can still upload
-      void reply.header('x-csrf-token', viewer.csrf).header('cache-control', 'no-store');
+      // and the server's time: the scanner stamps its scans on the server's clock, whatever the device's says
+      void reply
+        .header('x-csrf-token', viewer.csrf)
+        .header('x-server-time', ctx.clock.now().toISOString())
+        .header('cache-control', 'no-store');
       return syncList(
         ctx,
         principalOfViewer(viewer),

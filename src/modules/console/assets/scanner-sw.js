@@ -46,6 +46,30 @@ async function cacheFirst(request) {
   return response;
 }
 
+// The scanner page asks, once it is open, to keep itself and its files: the visit that installed
+// this worker was not served through it, and the door may lose its network before the next one.
+self.addEventListener('message', (event) => {
+  const urls = event.data && event.data.type === 'keep' && Array.isArray(event.data.urls) ? event.data.urls : [];
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      for (const raw of urls.slice(0, 10)) {
+        const url = new URL(String(raw), self.location.origin);
+        if (url.origin !== self.location.origin) continue;
+        if (!(SCANNER.test(url.pathname) || MANIFEST.test(url.pathname) || ASSET.test(url.pathname))) continue;
+        if (ASSET.test(url.pathname) && (await cache.match(url.href))) continue;
+        try {
+          const response = await fetch(url.href, { credentials: 'same-origin' });
+          if (response.ok && !response.redirected) await cache.put(url.href, response);
+        } catch {
+          // offline already: what was kept stays
+        }
+      }
+      if (event.source) event.source.postMessage({ type: 'kept' });
+    })(),
+  );
+});
+
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET') return;

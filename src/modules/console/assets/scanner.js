@@ -26,6 +26,9 @@
   let netState = 'unknown';
   let syncing = false;
   let downloaded = false;
+  /** server time minus device time (ms), from the last sync: scans are stamped on the server's clock */
+  let skew = 0;
+  const now = () => new Date(Date.now() + skew);
 
   const clock = new Intl.DateTimeFormat('en-GB', { timeZone: cfg.timezone, hour: '2-digit', minute: '2-digit' });
   const clockSec = new Intl.DateTimeFormat('en-GB', {
@@ -139,8 +142,11 @@
   }
 
   let hideTimer = null;
+  /** when the current scan began (a typed reference sent, a camera frame taken): measured to its result */
+  let scanStarted = 0;
   function showResult(ok, verdict, who, detail) {
     const el = $('result');
+    if (scanStarted) performance.measure('admit-scan-result', { start: scanStarted, end: performance.now() });
     $('r-mark').textContent = ok ? '✓' : '✕';
     $('r-verdict').textContent = verdict;
     $('r-who').textContent = who || '';
@@ -182,6 +188,12 @@
   }
   function drawRecent() {
     const ol = $('recent');
+    if (!recent.length) {
+      const li = document.createElement('li');
+      li.textContent = 'No scans on this device yet.';
+      ol.replaceChildren(li);
+      return;
+    }
     ol.replaceChildren(
       ...recent.map((r) => {
         const li = document.createElement('li');
@@ -237,7 +249,7 @@
   }
 
   async function scan(input, how) {
-    const at = new Date();
+    const at = now();
     let ticket = null;
     let qr = null;
     if (how === 'typed') {
@@ -286,6 +298,8 @@
     if (ok) ticket.local_at = at.toISOString();
     showResult(ok, ok ? 'Valid' : 'Refused', ticket.attendee_name || ticket.reference, ok ? ticket.ticket_type : detail);
     const entry = {
+      // the device as named when scanning: a retried upload must repeat it to stay idempotent
+      device,
       client_id: crypto.randomUUID(),
       scanned_at: at.toISOString(),
       ticket_id: ticket.id,
@@ -336,9 +350,12 @@
     let got = 0;
     while (more) {
       const url = cfg.sync + '?limit=' + PAGE + (cursor ? '&cursor=' + encodeURIComponent(cursor) : '');
+      const sent = Date.now();
       const res = await call(url, { headers: { accept: 'application/json' } });
       const fresh = res.headers.get('x-csrf-token');
       if (fresh) csrf = fresh;
+      const serverTime = Date.parse(res.headers.get('x-server-time') || '');
+      if (Number.isFinite(serverTime)) skew = serverTime - (sent + Date.now()) / 2;
       const body = await res.json();
       const tickets = body.tickets.map((t) => {
         const old = byId.get(t.id);
@@ -348,6 +365,7 @@
         const store = t.objectStore('tickets');
         for (const ticket of tickets) store.put(ticket);
         t.objectStore('meta').put(body.next_cursor, 'cursor');
+        t.objectStore('meta').put(skew, 'skew');
       });
       for (const ticket of tickets) index(ticket);
       cursor = body.next_cursor;
@@ -369,12 +387,13 @@
       if (!queued.length) return;
       if (!csrf) await pull();
       queued.sort((a, b) => (a.scanned_at < b.scanned_at ? -1 : a.scanned_at > b.scanned_at ? 1 : 0));
-      const batch = queued.slice(0, UPLOAD_MAX);
+      const from = queued[0].device || device;
+      const batch = queued.filter((s) => (s.device || device) === from).slice(0, UPLOAD_MAX);
       const res = await call(cfg.batch, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': csrf || '' },
         body: JSON.stringify({
-          device,
+          device: from,
           checkins: batch.map((s) =>
             s.qr
               ? { client_id: s.client_id, scanned_at: s.scanned_at, qr_code_identifier: s.qr }
@@ -412,7 +431,7 @@
       await pull();
       await push();
       netState = 'online';
-      lastSync = new Date();
+      lastSync = now();
     } catch (err) {
       if (err instanceof Offline) netState = 'offline';
       else if (err instanceof SignedOut) netState = 'signed-out';
@@ -503,7 +522,9 @@
     if (!detecting && !resultShown() && video.readyState >= 2 && video.videoWidth) {
       detecting = true;
       try {
+        const started = performance.now();
         const text = await read(video);
+        scanStarted = started;
         const now = Date.now();
         if (text) {
           // a code held in front of the camera is one scan, however many frames show it
@@ -522,6 +543,22 @@
     setTimeout(look, 120);
   }
 
+  /** Registers the service worker and asks it to keep this page and its files for offline use. */
+  async function keepForOffline() {
+    await navigator.serviceWorker.register(cfg.worker, { scope: '/console/' });
+    const registration = await navigator.serviceWorker.ready;
+    const script = document.querySelector('script[src*="/console/assets/scanner.js"]');
+    const icon = document.querySelector('link[rel=icon]');
+    const manifest = document.querySelector('link[rel=manifest]');
+    const urls = [location.pathname, script && script.src, cfg.jsqr, icon && icon.href, manifest && manifest.href].filter(
+      Boolean,
+    );
+    navigator.serviceWorker.addEventListener('message', (e) => {
+      if (e.data && e.data.type === 'kept') document.documentElement.dataset.offlineReady = 'true';
+    });
+    registration.active.postMessage({ type: 'keep', urls });
+  }
+
   // ---------------------------------------------------------------- start
   async function start() {
     $('result').addEventListener('click', hideResult);
@@ -532,6 +569,7 @@
     $('manual').addEventListener('submit', (e) => {
       e.preventDefault();
       unlockAudio();
+      scanStarted = performance.now();
       const input = $('ref');
       const value = input.value;
       if (!value.trim()) return;
@@ -545,7 +583,7 @@
       readyNotice();
     });
 
-    if ('serviceWorker' in navigator) navigator.serviceWorker.register(cfg.worker, { scope: '/console/' }).catch(() => {});
+    if ('serviceWorker' in navigator) keepForOffline().catch(() => {});
     if (!window.isSecureContext || !window.indexedDB || !window.crypto || !crypto.subtle) {
       notice('This page needs HTTPS to keep the list on the device and use the camera.', 'bad');
       return;
@@ -556,16 +594,23 @@
       const m = t.objectStore('meta');
       return Promise.all([
         ask(t.objectStore('tickets').getAll()),
-        Promise.all(['cursor', 'device', 'recent', 'downloaded'].map((k) => ask(m.get(k)))),
+        Promise.all(['cursor', 'device', 'recent', 'downloaded', 'skew'].map((k) => ask(m.get(k)))),
       ]);
     });
     for (const t of tickets) index(t);
-    [cursor, device, recent, downloaded] = [meta[0] || null, meta[1] || null, meta[2] || [], Boolean(meta[3])];
+    [cursor, device, recent, downloaded, skew] = [
+      meta[0] || null,
+      meta[1] || null,
+      meta[2] || [],
+      Boolean(meta[3]),
+      meta[4] || 0,
+    ];
+    // the device: this browser's id for the list, named with whoever is signed in now
     if (!device) {
-      const id = Array.from(crypto.getRandomValues(new Uint8Array(3)), (b) => b.toString(16).padStart(2, '0')).join('');
-      device = (cfg.who + ' · ' + id).slice(0, 100);
+      device = Array.from(crypto.getRandomValues(new Uint8Array(3)), (b) => b.toString(16).padStart(2, '0')).join('');
       await inTx(['meta'], 'readwrite', (t) => t.objectStore('meta').put(device, 'device'));
     }
+    device = (cfg.who.slice(0, 90) + ' · ' + device).slice(0, 100);
     pending = await inTx(['queue'], 'readonly', (t) => ask(t.objectStore('queue').count()));
     drawRecent();
     render();
