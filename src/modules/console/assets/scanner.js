@@ -181,10 +181,12 @@
     osc.stop(audio.currentTime + (ok ? 0.15 : 0.45));
   }
 
-  function addRecent(entry) {
+  /** A line in "Recent scans"; kept in IndexedDB unless the caller keeps it with its own write. */
+  function addRecent(entry, keep = true) {
     recent.unshift(entry);
     recent = recent.slice(0, RECENT_MAX);
     drawRecent();
+    if (keep && db) inTx(['meta'], 'readwrite', (t) => t.objectStore('meta').put(recent, 'recent')).catch(() => {});
   }
   function drawRecent() {
     const ol = $('recent');
@@ -261,6 +263,7 @@
           'Order ' + input.trim().toUpperCase(),
           'Type one ticket: ' + found.several.join(', '),
         );
+        addRecent({ at: at.toISOString(), ok: false, label: input.trim().toUpperCase(), detail: 'several tickets' });
         return;
       }
       ticket = found.ticket;
@@ -305,13 +308,16 @@
       ticket_id: ticket.id,
       qr,
     };
-    addRecent({
-      at: entry.scanned_at,
-      ok,
-      client_id: entry.client_id,
-      label: ticket.reference + ' ' + (ticket.attendee_name || ''),
-      detail: ok ? ticket.ticket_type : detail.replace(/\.$/, ''),
-    });
+    addRecent(
+      {
+        at: entry.scanned_at,
+        ok,
+        client_id: entry.client_id,
+        label: ticket.reference + ' ' + (ticket.attendee_name || ''),
+        detail: ok ? ticket.ticket_type : detail.replace(/\.$/, ''),
+      },
+      false,
+    );
     // every scan of a known ticket is uploaded, refused ones too: the server keeps them as conflicts
     await inTx(['queue', 'tickets', 'meta'], 'readwrite', (t) => {
       t.objectStore('queue').put(entry);
@@ -505,7 +511,7 @@
       const codes = await detector.detect(video);
       return codes.length ? codes[0].rawValue : null;
     }
-    const width = Math.min(800, video.videoWidth);
+    const width = Math.min(640, video.videoWidth);
     const height = Math.round((video.videoHeight * width) / video.videoWidth);
     canvas = canvas || document.createElement('canvas');
     canvas.width = width;
