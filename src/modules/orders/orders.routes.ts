@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { canSeeEvent } from '../../platform/http/auth.ts';
 import { ignoreBodies } from '../../platform/http/ignore-body.ts';
 import { resendOrderMail } from './resend.service.ts';
+import { parseOrderFilter } from './order-search.ts';
+import { csvKindOf, exportOrdersCsv } from './orders-csv.ts';
 import { principalOf } from '../../platform/http/routes.ts';
 import {
   createdOrderSchema,
@@ -55,6 +57,50 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => listEventOrders(app.ctx, principalOf(request), request.params.slug, request.query),
+  );
+
+  app.get<{ Params: { slug: string }; Querystring: Record<string, string> }>(
+    '/events/:slug/orders.csv',
+    {
+      config: { capability: 'orders.view' },
+      schema: {
+        tags: ['orders'],
+        summary: 'Orders or attendees as CSV (UTF-8 with BOM), newest first, filtered like the orders desk',
+        params: slugParams,
+        querystring: {
+          type: 'object',
+          properties: {
+            kind: {
+              type: 'string',
+              maxLength: 20,
+              description: 'orders (a row per order, the default) or attendees (a row per ticket)',
+            },
+            q: {
+              type: 'string',
+              maxLength: 200,
+              description: 'order or ticket reference, buyer name (part of it) or email (its start)',
+            },
+            status: { type: 'string', maxLength: 20, description: 'pending, paid, refunded or canceled' },
+            ticket_type: { type: 'string', maxLength: 200, description: 'orders with a line of this ticket type (its key)' },
+            code: { type: 'string', maxLength: 200, description: 'orders with this discount code; "-" for orders without one' },
+            from: { type: 'string', maxLength: 20, description: 'created on or after this date (YYYY-MM-DD, event timezone)' },
+            to: { type: 'string', maxLength: 20, description: 'created on or before this date (YYYY-MM-DD, event timezone)' },
+          },
+        },
+        produces: ['text/csv'],
+        response: { 200: { type: 'string', description: 'CSV text' }, ...errorResponses(401, 403, 404, 422, 429, 500) },
+      },
+    },
+    async (request, reply) => {
+      const filter = parseOrderFilter(request.query);
+      const kind = csvKindOf(request.query.kind);
+      const { filename, stream } = await exportOrdersCsv(app.ctx, principalOf(request), request.params.slug, kind, filter);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'no-store')
+        .send(stream);
+    },
   );
 
   app.post<{ Params: { slug: string }; Body: CreateOrderBody; Headers: { 'idempotency-key'?: string } }>(
