@@ -158,7 +158,7 @@ describe('the organiser console', () => {
     await page.close();
   });
 
-  it('shows a viewer no way to change anything, and a door person only their own sign-in', async () => {
+  it('shows a viewer no way to change anything, and a door person only door check-in and their sign-in', async () => {
     const page = await browser.newPage();
     await signIn(page, VIEWER);
     await page.waitForURL(/\/events$/);
@@ -171,8 +171,9 @@ describe('the organiser console', () => {
 
     const door = await browser.newPage();
     await signIn(door, DOOR);
-    await door.waitForURL(/\/console\/me$/);
+    await door.waitForURL(/\/console\/a\/lantern\/door$/);
     expect(await door.getByRole('link', { name: 'Events' }).count()).toBe(0);
+    expect(await door.getByRole('link', { name: 'Door check-in' }).count()).toBe(1);
     const events = await door.goto(`${base}/console/a/lantern/events`);
     expect(events?.status()).toBe(404);
     await door.close();

@@ -17,6 +17,7 @@ import {
   type KindSpec,
 } from './catalogue.ts';
 import { can, checkForm, formList, requireRole, viewerOf, type Viewer, CONSOLE_FORM, CONSOLE_PAGE } from './console.http.ts';
+import { eventTabs } from './console.event-tabs.ts';
 import { checkbox, consolePage, field, flashOf, hiddenCsrf, select, type FieldErrors, type Flash } from './console.layout.ts';
 
 const page = CONSOLE_PAGE;
@@ -296,17 +297,7 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // ---- One event: details, duplicate, and the catalogue tabs
-  const tabs = (viewer: Viewer, slug: string, active: string): SafeHtml =>
-    html`<ul class="tabs">
-      ${[{ slug: '', title: 'Details' }, ...KINDS].map(
-        (k) =>
-          html`<li>
-            <a href="${base(viewer)}/events/${slug}${k.slug ? `/${k.slug}` : ''}" ${active === k.slug ? raw('aria-current="page"') : ''}
-              >${k.title}</a
-            >
-          </li>`,
-      )}
-    </ul>`;
+  const tabs = eventTabs;
 
   const loadConfig = async (viewer: Viewer, slug: string) => {
     try {

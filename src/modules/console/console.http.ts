@@ -146,7 +146,7 @@ export const CONSOLE_FORM = {
   },
 } as const;
 
-/** The services' view of a signed-in person acting in their account (scanner sync and upload). */
+/** The services' view of a signed-in person acting in their account (named by email in order logs). */
 export function principalOfViewer(viewer: Viewer): Principal {
   const account = viewer.account;
   if (!account) throw notFound('No such account');
@@ -157,5 +157,6 @@ export function principalOfViewer(viewer: Viewer): Principal {
     capabilities: new Set(),
     scopes: new Set(),
     eventSlugs: null,
+    actor: viewer.session.email,
   };
 }

@@ -56,6 +56,17 @@ details.item summary .edit{margin-left:auto;color:var(--accent);font-size:.9rem}
 .card h2{margin-top:.25rem}
 details.item .body{padding:0 1rem 1rem}
 code.secret{display:block;padding:.75rem;background:#111827;color:#e5e7eb;border-radius:6px;word-break:break-all;font-size:.95rem}
+.spacer{flex:1}.filters .grid{grid-template-columns:repeat(auto-fill,minmax(12rem,1fr))}.pager{margin-top:1rem}
+.pill.status-paid{background:#e3f5ea;color:#0d5c33}.pill.status-pending{background:#fff4d6;color:#7a4d00}
+.pill.status-refunded,.pill.status-canceled{background:#f1f1f3;color:#454b55}
+.big-line{font-size:1.25rem;margin:0 0 .75rem;display:flex;gap:.6rem;align-items:center;flex-wrap:wrap}
+dl.facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:.5rem 1.5rem;margin:0}
+dl.facts dt{font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;color:var(--muted)}dl.facts dd{margin:0}
+ol.activity{list-style:none;padding:0;margin:0;border-left:3px solid var(--line)}
+ol.activity li{padding:.35rem 0 .35rem 1rem}ol.activity time{font-variant-numeric:tabular-nums;color:var(--muted);margin-right:.5rem}
+h3{font-size:1rem;margin:.25rem 0 .75rem}
+a.danger-link{background:#fff;color:var(--danger);border:1px solid var(--danger)}a.danger-link:hover{background:#fdecea;color:var(--danger)}
+button.danger-solid{background:var(--danger)}button.danger-solid:hover{background:#8f1c13}
 .center{max-width:26rem;margin:8vh auto;padding:0 1rem}.center .card{padding:1.5rem}
 @media (max-width:48rem){.shell{grid-template-columns:1fr}.nav{flex-direction:row;flex-wrap:wrap;align-items:center;padding:.75rem}
 .nav .brand{margin:0 1rem 0 0}.nav .account,.nav .who{display:none}.nav form{margin:0 0 0 auto}main{padding:1rem}}

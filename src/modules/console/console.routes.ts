@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { consoleAuthRoutes } from './console.auth.routes.ts';
 import { consoleAssetRoutes } from './console.assets.ts';
 import { consoleDoorRoutes } from './console.door.routes.ts';
+import { consoleOrdersRoutes } from './console.orders.routes.ts';
 import { consoleEventsRoutes } from './console.events.routes.ts';
 import { consoleTeamRoutes } from './console.team.routes.ts';
 import { consoleWebhooksRoutes } from './console.webhooks.routes.ts';
@@ -12,6 +13,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   await app.register(consoleEventsRoutes);
   await app.register(consoleTeamRoutes);
   await app.register(consoleWebhooksRoutes);
+  await app.register(consoleOrdersRoutes);
   await app.register(consoleDoorRoutes);
   await app.register(consoleAssetRoutes);
 }

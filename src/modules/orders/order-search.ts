@@ -211,3 +211,16 @@ export async function* eachOrderBatch(
     if (rows.length < batch) return;
   }
 }
+
+/** What the orders desk's filter offers: the event (name, timezone) and its ticket types. */
+export async function deskEvent(ctx: AppContext, p: Principal, eventSlug: string) {
+  const event = await loadVisibleEvent(ctx, p, eventSlug);
+  const ticketTypes = await ctx.db
+    .selectFrom('ticket_types')
+    .select(['key', 'name'])
+    .where('event_id', '=', event.id)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  return { event, ticketTypes };
+}

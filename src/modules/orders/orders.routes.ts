@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { canSeeEvent } from '../../platform/http/auth.ts';
+import { actorOf, canSeeEvent } from '../../platform/http/auth.ts';
 import { ignoreBodies } from '../../platform/http/ignore-body.ts';
 import { resendOrderMail } from './resend.service.ts';
 import { parseOrderFilter } from './order-search.ts';
@@ -183,7 +183,7 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const p = principalOf(request);
-      const result = await resendOrderMail(app.ctx, p.accountId, request.params.ref, (slug) => canSeeEvent(p, slug));
+      const result = await resendOrderMail(app.ctx, p.accountId, request.params.ref, (slug) => canSeeEvent(p, slug), actorOf(p));
       return reply.code(202).send(result);
     },
   );

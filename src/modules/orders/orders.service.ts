@@ -1,5 +1,5 @@
 import type { AppContext } from '../../platform/context.ts';
-import { canSeeEvent, type Principal } from '../../platform/http/auth.ts';
+import { actorOf, canSeeEvent, type Principal } from '../../platform/http/auth.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
@@ -145,6 +145,7 @@ export async function patchBuyer(ctx: AppContext, p: Principal, ref: string, bod
     await ctx.db.transaction().execute(async (trx) => {
       await trx.updateTable('orders').set(changes).where('id', '=', order.id).execute();
       await logOrder(trx, order, 'buyer_changed', ctx.clock.now(), {
+        by: actorOf(p),
         name: body.name !== undefined,
         email: body.email !== undefined,
         link_revoked: body.revoke_link === true,
@@ -196,7 +197,7 @@ export async function cancelOrder(ctx: AppContext, p: Principal, ref: string): P
     }
     await trx.updateTable('orders').set({ status: 'canceled', canceled_at: now }).where('id', '=', order.id).execute();
     await releaseStock(trx, [order.id]);
-    await logOrder(trx, order, 'canceled', now, { by: 'api' });
+    await logOrder(trx, order, 'canceled', now, { by: actorOf(p) });
   });
   const [view] = await presentOrders(ctx.db, [(await findOrderById(ctx.db, p.accountId, order.id))!]);
   return view!;

@@ -2,6 +2,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/jobs/outbox.ts';
 import { orderNotFound } from './orders.errors.ts';
+import { logOrder } from './orders.repo.ts';
 
 export interface ResendResult {
   ref: string;
@@ -18,6 +19,7 @@ export async function resendOrderMail(
   accountId: number,
   ref: string,
   visible: (eventSlug: string) => boolean = () => true,
+  by = 'API',
 ): Promise<ResendResult> {
   return ctx.db.transaction().execute(async (trx) => {
     const order = await trx
@@ -37,6 +39,10 @@ export async function resendOrderMail(
     }
     const kind = order.status === 'paid' ? 'mail.tickets' : 'mail.pay_link';
     await enqueue(trx, { accountId, kind, payload: { order_id: order.id, resend: true } });
+    await logOrder(trx, { account_id: accountId, id: order.id }, 'resent', ctx.clock.now(), {
+      by,
+      sent: order.status === 'paid' ? 'tickets' : 'pay_link',
+    });
     return { ref: order.ref, sent: order.status === 'paid' ? 'tickets' : 'pay_link' };
   });
 }

@@ -31,6 +31,8 @@ interface RefundTarget {
   id: number;
   account_id: number;
   ref: string;
+  /** who asked, for the order's activity log */
+  by?: string;
 }
 
 /** The payment a refund goes back through: a succeeded payment that took money and has a reference. */
@@ -191,7 +193,12 @@ export async function completeRefund(
       .execute();
     await trx.updateTable('tickets').set({ status: 'voided' }).where('order_id', '=', order.id).execute();
     await releaseStock(trx, [order.id]);
-    await logOrder(trx, order, 'refunded', now, { amount_cents: amount, refund_id: refundId, simulated: provider.simulated });
+    await logOrder(trx, order, 'refunded', now, {
+      amount_cents: amount,
+      refund_id: refundId,
+      simulated: provider.simulated,
+      by: order.by ?? 'reconciliation',
+    });
     await enqueue(trx, {
       accountId: order.account_id,
       kind: 'mail.refund',

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ignoreBodies } from '../../platform/http/ignore-body.ts';
+import { actorOf } from '../../platform/http/auth.ts';
 import { principalOf } from '../../platform/http/routes.ts';
 import { errorResponses } from '../../platform/http/schemas.ts';
 import { loadVisibleOrder } from '../orders/orders.service.ts';
@@ -33,7 +34,7 @@ export async function refundsRoutes(app: FastifyInstance): Promise<void> {
       async (request) => {
         const p = principalOf(request);
         const order = await loadVisibleOrder(app.ctx, p, request.params.ref);
-        return refundOrder(app.ctx, order);
+        return refundOrder(app.ctx, { ...order, by: actorOf(p) });
       },
     );
   });

@@ -17,10 +17,26 @@ export const ROLES = ['owner', 'manager', 'door', 'viewer'] as const satisfies r
  * the pages also leave out what a role may not do.
  */
 export type Action =
-  'events.read' | 'events.write' | 'orders.read' | 'checkin' | 'team.manage' | 'tokens.manage' | 'webhooks.manage';
+  | 'events.read'
+  | 'events.write'
+  | 'orders.read'
+  | 'orders.write'
+  | 'checkin'
+  | 'team.manage'
+  | 'tokens.manage'
+  | 'webhooks.manage';
 const ALLOWED: Record<Role, ReadonlySet<Action>> = {
-  owner: new Set(['events.read', 'events.write', 'orders.read', 'checkin', 'team.manage', 'tokens.manage', 'webhooks.manage']),
-  manager: new Set(['events.read', 'events.write', 'orders.read', 'checkin']),
+  owner: new Set([
+    'events.read',
+    'events.write',
+    'orders.read',
+    'orders.write',
+    'checkin',
+    'team.manage',
+    'tokens.manage',
+    'webhooks.manage',
+  ]),
+  manager: new Set(['events.read', 'events.write', 'orders.read', 'orders.write', 'checkin']),
   door: new Set(['checkin']),
   viewer: new Set(['events.read', 'orders.read']),
 };

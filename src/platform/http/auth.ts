@@ -26,6 +26,13 @@ export interface Principal {
   scopes: ReadonlySet<string>;
   /** null: every event of the account */
   eventSlugs: ReadonlySet<string> | null;
+  /** who acts, for order activity logs: a console person's email (tokens are named by id) */
+  actor?: string;
+}
+
+/** How the order activity log names whoever acted: a person's email, or the API token. */
+export function actorOf(p: Principal): string {
+  return p.actor ?? `API token #${p.tokenId}`;
 }
 
 /** `adm_` and 43 URL-safe characters (256 bits). */

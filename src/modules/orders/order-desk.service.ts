@@ -1,0 +1,141 @@
+import type { AppContext } from '../../platform/context.ts';
+import type { Principal } from '../../platform/http/auth.ts';
+import { orderNotFound } from './orders.errors.ts';
+import { presentOrderDetail, type OrderDetailView } from './orders.presenter.ts';
+import type { OrderRecord } from './orders.repo.ts';
+import { loadVisibleOrder } from './orders.service.ts';
+
+/**
+ * One order as the console's orders desk shows it: the API's view plus its payments, refunds,
+ * tickets with their check-ins, and an activity log (who did what, when) merged from the order's
+ * log and its check-ins.
+ */
+
+export interface DeskPayment {
+  id: number;
+  rail: string;
+  provider: string;
+  status: string;
+  amount_cents: number;
+  currency: string;
+  fee_cents: number | null;
+  simulated: boolean;
+  created_at: Date;
+}
+
+export interface DeskRefund {
+  id: number;
+  status: string;
+  amount_cents: number;
+  currency: string;
+  error: string | null;
+  simulated: boolean;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+export interface DeskTicket {
+  id: number;
+  ref: string;
+  status: string;
+  attendee_name: string | null;
+  ticket_type: string;
+  checkins: Array<{ list: string; at: Date; online: boolean; device: string | null; conflict: boolean }>;
+}
+
+export interface DeskActivity {
+  at: Date;
+  action: string;
+  by: string | null;
+  detail: Record<string, unknown>;
+}
+
+export interface DeskOrderDetail {
+  order: OrderRecord;
+  view: OrderDetailView;
+  payments: DeskPayment[];
+  refunds: DeskRefund[];
+  tickets: DeskTicket[];
+  activity: DeskActivity[];
+}
+
+export async function orderDeskDetail(ctx: AppContext, p: Principal, eventSlug: string, ref: string): Promise<DeskOrderDetail> {
+  const order = await loadVisibleOrder(ctx, p, ref);
+  if (order.event_slug !== eventSlug) throw orderNotFound(ref);
+  const db = ctx.db;
+  const [view, payments, refunds, tickets, checkins, log] = await Promise.all([
+    presentOrderDetail(db, order),
+    db
+      .selectFrom('payments')
+      .select(['id', 'rail', 'provider', 'status', 'amount_cents', 'currency', 'fee_cents', 'simulated', 'created_at'])
+      .where('order_id', '=', order.id)
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('refunds')
+      .select(['id', 'status', 'amount_cents', 'currency', 'error', 'simulated', 'created_at', 'completed_at'])
+      .where('order_id', '=', order.id)
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('tickets as t')
+      .innerJoin('ticket_types as tt', 'tt.id', 't.ticket_type_id')
+      .select(['t.id', 't.ref', 't.status', 't.attendee_name', 'tt.name as ticket_type'])
+      .where('t.order_id', '=', order.id)
+      .orderBy('t.position')
+      .orderBy('t.id')
+      .execute(),
+    db
+      .selectFrom('checkins as c')
+      .innerJoin('tickets as t', 't.id', 'c.ticket_id')
+      .innerJoin('checkin_lists as l', 'l.id', 'c.checkin_list_id')
+      .select(['c.ticket_id', 't.ref', 'l.name as list', 'c.created_at', 'c.online', 'c.device', 'c.conflict'])
+      .where('t.order_id', '=', order.id)
+      .orderBy('c.created_at')
+      .orderBy('c.id')
+      .execute(),
+    db
+      .selectFrom('order_log')
+      .select(['action', 'data', 'created_at'])
+      .where('order_id', '=', order.id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+  ]);
+  const date = (d: Date | string) => new Date(d);
+  const activity: DeskActivity[] = [
+    ...log.map((l) => {
+      const { by, ...detail } = (l.data ?? {}) as Record<string, unknown>;
+      return { at: date(l.created_at), action: l.action, by: typeof by === 'string' ? by : null, detail };
+    }),
+    ...checkins.map((c) => ({
+      at: date(c.created_at),
+      action: c.conflict ? 'scan_refused' : 'checked_in',
+      by: c.device ?? (c.online ? 'online check-in' : null),
+      detail: { ticket: c.ref, list: c.list },
+    })),
+  ];
+  // an imported order has no "created" entry of its own: its creation is the first thing that happened
+  if (!log.some((l) => l.action === 'created'))
+    activity.push({ at: date(order.created_at), action: 'created', by: null, detail: {} });
+  activity.sort((a, b) => a.at.getTime() - b.at.getTime());
+  return {
+    order,
+    view,
+    payments: payments.map((x) => ({ ...x, id: Number(x.id), created_at: date(x.created_at) })),
+    refunds: refunds.map((x) => ({
+      ...x,
+      id: Number(x.id),
+      created_at: date(x.created_at),
+      completed_at: x.completed_at ? date(x.completed_at) : null,
+    })),
+    tickets: tickets.map((t) => ({
+      ...t,
+      id: Number(t.id),
+      checkins: checkins
+        .filter((c) => Number(c.ticket_id) === Number(t.id))
+        .map((c) => ({ list: c.list, at: date(c.created_at), online: c.online, device: c.device, conflict: c.conflict })),
+    })),
+    activity,
+  };
+}
