@@ -7,7 +7,12 @@ export function eventTabs(viewer: Viewer, slug: string, active: string): SafeHtm
   const base = `/console/a/${encodeURIComponent(viewer.account!.slug)}/events/${slug}`;
   const entries = [
     { slug: '', title: 'Details' },
-    ...(can(viewer, 'orders.read') ? [{ slug: 'orders', title: 'Orders' }] : []),
+    ...(can(viewer, 'orders.read')
+      ? [
+          { slug: 'dashboard', title: 'Dashboard' },
+          { slug: 'orders', title: 'Orders' },
+        ]
+      : []),
     ...KINDS.map((k) => ({ slug: k.slug, title: k.title })),
   ];
   return html`<ul class="tabs">

@@ -67,9 +67,24 @@ ol.activity li{padding:.35rem 0 .35rem 1rem}ol.activity time{font-variant-numeri
 h3{font-size:1rem;margin:.25rem 0 .75rem}
 a.danger-link{background:#fff;color:var(--danger);border:1px solid var(--danger)}a.danger-link:hover{background:#fdecea;color:var(--danger)}
 button.danger-solid{background:var(--danger)}button.danger-solid:hover{background:#8f1c13}
+.stats-row{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:1rem;margin-bottom:1rem}
+.stat-card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:.9rem 1.1rem;display:flex;flex-direction:column}
+.stat-card span{font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;color:var(--muted)}
+.stat-card strong{font-size:1.5rem;font-variant-numeric:tabular-nums}.stat-card small{color:var(--muted)}
+.section-head{display:flex;justify-content:space-between;align-items:center;gap:1rem;flex-wrap:wrap}
+.segmented{display:flex;border:1px solid var(--line);border-radius:6px;overflow:hidden}
+.segmented a{padding:.35rem .8rem;text-decoration:none;color:var(--text)}.segmented a[aria-current=page]{background:var(--accent);color:#fff}
+figure.chart-figure{margin:0}svg.chart{width:100%;height:auto;display:block}
+svg.chart .bar{fill:var(--accent)}svg.chart .bar.neg{fill:var(--danger)}svg.chart .grid{stroke:#e6e9ef}svg.chart .axis{stroke:#9aa3b2}
+svg.chart .tick{font-size:12px;fill:var(--muted);font-family:inherit}
+figcaption{color:var(--muted);font-size:.9rem;margin:.5rem 0}
+.hbar{display:inline-block;width:8rem;height:.6rem;background:#e6e9ef;border-radius:999px;overflow:hidden;vertical-align:middle}
+.hbar span{display:block;height:100%;background:var(--accent)}td.bar-cell{white-space:nowrap}
+.two-col{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem}
+progress{width:100%;height:1rem}ul.plain{list-style:none;padding:0;margin:0}ul.plain li{padding:.3rem 0;border-bottom:1px solid var(--line)}
 .center{max-width:26rem;margin:8vh auto;padding:0 1rem}.center .card{padding:1.5rem}
 @media (max-width:48rem){.shell{grid-template-columns:1fr}.nav{flex-direction:row;flex-wrap:wrap;align-items:center;padding:.75rem}
-.nav .brand{margin:0 1rem 0 0}.nav .account,.nav .who{display:none}.nav form{margin:0 0 0 auto}main{padding:1rem}}
+svg.chart .tick{font-size:22px}.nav .brand{margin:0 1rem 0 0}.nav .account,.nav .who{display:none}.nav form{margin:0 0 0 auto}main{padding:1rem}}
 </style>`);
 
 export interface Flash {
