@@ -297,7 +297,9 @@ export async function consoleOrdersRoutes(app: FastifyInstance): Promise<void> {
             <thead><tr><th scope="col">What</th><th scope="col">Status</th><th scope="col" class="num">Amount</th><th scope="col">When</th></tr></thead>
             <tbody>
               ${d.payments.map(
-                (x) => html`<tr><td>Payment · ${x.rail} (${x.provider}${x.simulated ? ', sandbox' : ''})</td><td>${x.status}</td>
+                (
+                  x,
+                ) => html`<tr><td>Payment · ${x.rail}${x.provider !== x.rail ? ` via ${x.provider}` : ''}${x.simulated && x.provider !== 'sandbox' ? ' (test)' : ''}</td><td>${x.status}</td>
                   <td class="num">${formatMoney(x.amount_cents, x.currency)}</td><td>${when(x.created_at, tz)}</td></tr>`,
               )}
               ${d.refunds.map(

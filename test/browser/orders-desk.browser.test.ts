@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, screenshotBoth, seriousViolations } from './chromium.ts';
+import { freePort } from '../net.ts';
+import { createTestApp, type TestApp } from '../app.ts';
+import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories.ts';
+
+/** A manager's day at the orders desk in Chromium: find an order by email, refund it, see it on the dashboard. */
+
+let t: TestApp;
+let browser: Browser;
+let base: string;
+const MANAGER = { email: 'manager@example.org', password: 'manager password 1' };
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await createTestApp({ config: { baseUrl: base } });
+  await seedAccount(
+    t.ctx,
+    makeAccountFile({
+      slug: 'lantern',
+      users: [{ ...MANAGER, name: 'Mona Manager', role: 'manager' }],
+      events: [
+        makeEvent({
+          slug: 'night',
+          name: 'Harbour Night',
+          ticket_types: [
+            { key: 'ga', name: 'General admission', price: 2500, capacity: 300 },
+            { key: 'vip', name: 'VIP', price: 9000, capacity: 20 },
+          ],
+          checkin_lists: [{ key: 'main', name: 'Main gate' }],
+          orders: [
+            ...Array.from({ length: 14 }, (_, i) =>
+              makeOrder({
+                ref: `NIGHT-${100 + i}`,
+                name: ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Edsger Dijkstra', 'Barbara Liskov'][i % 5],
+                email: `buyer${i}@example.org`,
+                created_at: new Date(Date.parse('2026-11-01T10:00:00Z') + i * 86_400_000).toISOString(),
+                paid_at: new Date(Date.parse('2026-11-01T10:01:00Z') + i * 86_400_000).toISOString(),
+                lines: [{ kind: 'tickets', ref: 'ga', quantity: 1 + (i % 3), unit_price: 2500 }],
+                payments: [
+                  {
+                    rail: 'sandbox',
+                    amount: 2500 * (1 + (i % 3)),
+                    at: new Date(Date.parse('2026-11-01T10:01:00Z') + i * 86_400_000).toISOString(),
+                    fee: 0,
+                    provider_ref: `sbx_${i}`,
+                  },
+                ],
+              }),
+            ),
+            makeOrder({
+              ref: 'NIGHT-KAT',
+              name: 'Katherine Johnson',
+              email: 'katherine@example.org',
+              created_at: '2026-11-20T18:00:00Z',
+              paid_at: '2026-11-20T18:01:00Z',
+              lines: [
+                {
+                  kind: 'tickets',
+                  ref: 'vip',
+                  quantity: 2,
+                  unit_price: 9000,
+                  attendees: ['Katherine Johnson', 'Dorothy Vaughan'],
+                },
+              ],
+              payments: [{ rail: 'sandbox', amount: 18000, at: '2026-11-20T18:01:00Z', fee: 0, provider_ref: 'sbx_kat' }],
+            }),
+          ],
+        }),
+      ],
+    }),
+  );
+  await t.app.listen({ port, host: '127.0.0.1' });
+  browser = await launchChromium();
+});
+beforeEach(() => t.clock.advance(61_000));
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function signIn(page: Page) {
+  await page.goto(`${base}/console`);
+  await page.getByLabel('Email').fill(MANAGER.email);
+  await page.getByLabel('Password').fill(MANAGER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/events$/);
+}
+
+async function accessible(page: Page, name: string) {
+  expect(await seriousViolations(page), name).toEqual([]);
+  await screenshotBoth(page, `console-${name}`);
+}
+
+describe('the orders desk in a browser', () => {
+  it('finds an order by email, refunds it after confirming, and the dashboard shows the refund', async () => {
+    const page = await browser.newPage();
+    await signIn(page);
+    await page.goto(`${base}/console/a/lantern/events/night/dashboard`);
+    const netBefore = await page.locator('.stat-card').first().locator('strong').textContent();
+    expect(netBefore).toBe('855.00 EUR');
+    await accessible(page, 'dashboard');
+    await page.getByRole('link', { name: 'By week' }).click();
+    await page.waitForURL(/by=week/);
+    await page.locator('summary', { hasText: 'The numbers' }).click();
+    expect(await page.locator('figure table tbody tr').count()).toBeGreaterThan(1);
+
+    await page.getByRole('link', { name: 'Orders', exact: true }).click();
+    await accessible(page, 'orders');
+    await page.getByLabel('Search').fill('katherine@example');
+    await page.getByRole('button', { name: 'Find orders' }).click();
+    await page.waitForURL(/q=katherine/);
+    const rows = page.locator('tbody tr');
+    expect(await rows.count()).toBe(1);
+    await page.getByRole('link', { name: 'NIGHT-KAT' }).click();
+    await page.waitForURL(/orders\/NIGHT-KAT$/);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Order NIGHT-KAT');
+    await accessible(page, 'order');
+
+    await page.getByRole('link', { name: /Refund 180\.00 EUR/ }).click();
+    await accessible(page, 'refund-confirm');
+    await page.getByRole('button', { name: 'Refund 180.00 EUR' }).click();
+    await page.waitForURL(/done=refunded/);
+    expect(await page.getByRole('status').textContent()).toContain('Refunded');
+    expect(await page.locator('.big-line').textContent()).toContain('refunded 180.00 EUR');
+    expect(await page.locator('ol.activity').textContent()).toContain(`Refunded 180.00 EUR (sandbox)`);
+    expect(await page.locator('ol.activity').textContent()).toContain(MANAGER.email);
+
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    expect(await page.locator('.stat-card').first().textContent()).toContain('after 180.00 EUR refunded');
+    expect(await page.locator('.stat-card').first().locator('strong').textContent()).toBe('675.00 EUR');
+    await page.close();
+  });
+});
