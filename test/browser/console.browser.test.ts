@@ -172,7 +172,7 @@ describe('the organiser console', () => {
     const door = await browser.newPage();
     await signIn(door, DOOR);
     await door.waitForURL(/\/console\/a\/lantern\/door$/);
-    expect(await door.getByRole('link', { name: 'Events' }).count()).toBe(0);
+    expect(await door.getByRole('link', { name: 'Events', exact: true }).count()).toBe(0);
     expect(await door.getByRole('link', { name: 'Door check-in' }).count()).toBe(1);
     const events = await door.goto(`${base}/console/a/lantern/events`);
     expect(events?.status()).toBe(404);

@@ -131,6 +131,27 @@ describe('the orders desk in a browser', () => {
     await page.getByRole('link', { name: 'Dashboard' }).click();
     expect(await page.locator('.stat-card').first().textContent()).toContain('after 180.00 EUR refunded');
     expect(await page.locator('.stat-card').first().locator('strong').textContent()).toBe('675.00 EUR');
+
+    // and in the income report, by month
+    await page.getByRole('link', { name: 'Reports' }).click();
+    await page.getByLabel('Range', { exact: true }).selectOption('all');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/range=all/);
+    const refunded = page.locator('.stat-card', { hasText: 'Refunded' });
+    expect(await refunded.locator('strong').textContent()).toBe('180.00 EUR');
+    expect(await page.locator('tr', { hasText: 'November 2026' }).textContent()).toContain('180.00 EUR');
+    await accessible(page, 'income');
+    await page.getByRole('link', { name: 'Orders report' }).click();
+    await page.getByLabel('Group by').selectOption('status');
+    await page.getByLabel('Range', { exact: true }).selectOption('all');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/group=status/);
+    expect(await page.locator('tbody tr', { hasText: 'refunded' }).locator('td').first().textContent()).toBe('1');
+    await page.getByLabel('Save this report as').fill('By status');
+    await page.getByRole('button', { name: 'Save report' }).click();
+    await page.waitForURL(/done=saved/);
+    expect(await page.getByRole('link', { name: 'By status' }).count()).toBe(1);
+    await accessible(page, 'orders-report');
     await page.close();
   });
 });

@@ -73,7 +73,7 @@ ${bars
     <figcaption>${opts.summary}</figcaption>
     <details>
       <summary>The numbers</summary>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="${opts.title}: the numbers">
         <table>
           <thead>
             <tr>

@@ -102,7 +102,7 @@ export async function consoleDashboardRoutes(app: FastifyInstance): Promise<void
           <h2 id="avail-h">Availability</h2>
           ${
             d.availability.rows.length
-              ? html`<div class="table-wrap">
+              ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Availability">
                 <table>
                   <thead>
                     <tr>

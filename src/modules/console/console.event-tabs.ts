@@ -11,6 +11,7 @@ export function eventTabs(viewer: Viewer, slug: string, active: string): SafeHtm
       ? [
           { slug: 'dashboard', title: 'Dashboard' },
           { slug: 'orders', title: 'Orders' },
+          { slug: 'reports', title: 'Reports' },
         ]
       : []),
     ...KINDS.map((k) => ({ slug: k.slug, title: k.title })),

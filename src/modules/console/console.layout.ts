@@ -28,7 +28,8 @@ h1{font-size:1.5rem;margin:0 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .75rem}
 .table-wrap{overflow-x:auto;background:var(--card);border:1px solid var(--line);border-radius:var(--radius)}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.6rem .8rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;color:var(--muted);background:#fafbfc}
-tr:last-child td{border-bottom:0}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+tr:last-child td,tr:last-child th{border-bottom:0}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}td.num{white-space:nowrap}
+tbody th{font-size:inherit;text-transform:none;letter-spacing:0;color:var(--text);background:none;font-weight:600}
 .button,button{display:inline-block;background:var(--accent);color:#fff;border:0;border-radius:6px;padding:.55rem 1rem;font:inherit;
 font-weight:600;cursor:pointer;text-decoration:none;min-height:2.5rem}
 .button:hover,button:hover{background:var(--accent-dark);color:#fff}
@@ -37,7 +38,7 @@ button.danger{background:#fff;color:var(--danger);border:1px solid var(--danger)
 .actions{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}
 label{display:block;font-weight:600;margin-bottom:.25rem}
 .field{margin-bottom:.9rem}.hint{color:var(--muted);font-size:.85rem;margin:.15rem 0 0}
-input[type=text],input[type=email],input[type=password],input[type=number],input[type=datetime-local],select,textarea{
+input[type=text],input[type=email],input[type=password],input[type=number],input[type=datetime-local],input[type=date],input[type=search],select,textarea{
 width:100%;max-width:32rem;padding:.5rem .6rem;border:1px solid #b9c0cc;border-radius:6px;font:inherit;background:#fff;color:var(--text)}
 input:focus,select:focus,textarea:focus,button:focus,a:focus{outline:3px solid #9db2ff;outline-offset:1px}
 input[aria-invalid=true],select[aria-invalid=true],textarea[aria-invalid=true]{border-color:var(--danger)}
@@ -82,6 +83,7 @@ figcaption{color:var(--muted);font-size:.9rem;margin:.5rem 0}
 .hbar span{display:block;height:100%;background:var(--accent)}td.bar-cell{white-space:nowrap}
 .two-col{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem}
 progress{width:100%;height:1rem}ul.plain{list-style:none;padding:0;margin:0}ul.plain li{padding:.3rem 0;border-bottom:1px solid var(--line)}
+.report-nav{display:inline-flex;margin:0 0 1rem}tr.total th,tr.total td{background:#fafbfc}
 .center{max-width:26rem;margin:8vh auto;padding:0 1rem}.center .card{padding:1.5rem}
 @media (max-width:48rem){.shell{grid-template-columns:1fr}.nav{flex-direction:row;flex-wrap:wrap;align-items:center;padding:.75rem}
 svg.chart .tick{font-size:22px}.nav .brand{margin:0 1rem 0 0}.nav .account,.nav .who{display:none}.nav form{margin:0 0 0 auto}main{padding:1rem}}
@@ -107,6 +109,7 @@ const DONE: Record<string, string> = {
   'member-saved': 'The team was updated.',
   'token-revoked': 'The token was revoked.',
   queued: 'Queued: it goes out within a few seconds.',
+  'report-deleted': 'The saved report was deleted.',
 };
 
 export function flashOf(query: unknown): Flash | null {

@@ -143,7 +143,7 @@ export async function consoleOrdersRoutes(app: FastifyInstance): Promise<void> {
               value: raw_.q ?? '',
               errors,
               hint: 'Order or ticket reference, buyer name, or email',
-              attrs: 'type="search"',
+              type: 'search',
             })}
             ${select({
               name: 'status',
@@ -175,7 +175,7 @@ export async function consoleOrdersRoutes(app: FastifyInstance): Promise<void> {
         </form>
         ${
           found.orders.length
-            ? html`<div class="table-wrap">
+            ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Orders">
               <table>
                 <caption class="skip">Orders${isFiltered(filter) ? ' matching the search' : ''}, newest first</caption>
                 <thead>
@@ -272,7 +272,7 @@ export async function consoleOrdersRoutes(app: FastifyInstance): Promise<void> {
       </div>
 
       <h2>Lines</h2>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Lines">
         <table>
           <thead><tr><th scope="col">Item</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Total</th></tr></thead>
           <tbody>
@@ -293,7 +293,7 @@ export async function consoleOrdersRoutes(app: FastifyInstance): Promise<void> {
       <h2>Payments and refunds</h2>
       ${
         d.payments.length || d.refunds.length
-          ? html`<div class="table-wrap"><table>
+          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Payments and refunds"><table>
             <thead><tr><th scope="col">What</th><th scope="col">Status</th><th scope="col" class="num">Amount</th><th scope="col">When</th></tr></thead>
             <tbody>
               ${d.payments.map(
@@ -315,7 +315,7 @@ export async function consoleOrdersRoutes(app: FastifyInstance): Promise<void> {
       <h2>Tickets</h2>
       ${
         d.tickets.length
-          ? html`<div class="table-wrap"><table>
+          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Tickets"><table>
             <thead><tr><th scope="col">Ticket</th><th scope="col">Type</th><th scope="col">Attendee</th><th scope="col">Status</th><th scope="col">Check-ins</th></tr></thead>
             <tbody>
               ${d.tickets.map(

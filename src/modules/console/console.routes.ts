@@ -4,6 +4,7 @@ import { consoleAssetRoutes } from './console.assets.ts';
 import { consoleDoorRoutes } from './console.door.routes.ts';
 import { consoleOrdersRoutes } from './console.orders.routes.ts';
 import { consoleDashboardRoutes } from './console.dashboard.routes.ts';
+import { consoleReportsRoutes } from './console.reports.routes.ts';
 import { consoleEventsRoutes } from './console.events.routes.ts';
 import { consoleTeamRoutes } from './console.team.routes.ts';
 import { consoleWebhooksRoutes } from './console.webhooks.routes.ts';
@@ -16,6 +17,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   await app.register(consoleWebhooksRoutes);
   await app.register(consoleOrdersRoutes);
   await app.register(consoleDashboardRoutes);
+  await app.register(consoleReportsRoutes);
   await app.register(consoleDoorRoutes);
   await app.register(consoleAssetRoutes);
 }
