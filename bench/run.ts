@@ -26,7 +26,7 @@ import {
 } from './lib.ts';
 
 /**
- * npm run bench [-- --only flash,webhooks,sellout,reports,reads,checkin] [--quick] [--keep]
+ * npm run bench [-- --only flash,webhooks,sellout,reports,desk,reads,checkin] [--quick] [--keep]
  * (env: BENCH_CLIENTS=16,64 flash sale client counts; BENCH_QUICK_SECONDS quick duration)
  * Every figure is printed next to a baseline measured in this same run, with the ratio.
  */
@@ -42,6 +42,7 @@ const HOOK_TOKEN = 'adm_bench_hooked_account_0123456789abcdef';
 const DOOR_TOKEN = 'adm_bench_door_account_0123456789abcdefgh';
 const DURATION = quick ? Number(process.env.BENCH_QUICK_SECONDS ?? 4) : 10;
 const ORDERS_1M = quick ? 100_000 : 1_000_000;
+const CONSOLE_USER = { email: 'bench@example.org', password: 'bench console password' };
 
 interface Row {
   scenario: string;
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
     };
     await importAccount(ctx, {
       account: { slug: 'bench', name: 'Bench', payments: { mode: 'sandbox' } },
+      users: [{ email: CONSOLE_USER.email, role: 'owner', password: CONSOLE_USER.password }],
       tokens: [
         {
           name: 'bench',
@@ -486,38 +488,46 @@ async function main(): Promise<void> {
       });
     }
 
-    if (want('reports')) {
-      const big = await ids('big');
-      const extra = (
-        await q<{ good: number; donation: number; audience: number; portal: number }>(
-          `select (select id from goods where event_id = $1) good, (select id from donations where event_id = $1) donation,
+    // the big event's million orders, seeded once for the scenarios that read them
+    let bigSeed: Promise<{ big: Awaited<ReturnType<typeof ids>>; seconds: number }> | null = null;
+    const seedBig = () =>
+      (bigSeed ??= (async () => {
+        const big = await ids('big');
+        const extra = (
+          await q<{ good: number; donation: number; audience: number; portal: number }>(
+            `select (select id from goods where event_id = $1) good, (select id from donations where event_id = $1) donation,
                 (select id from audiences where event_id = $1) audience, (select id from portals where event_id = $1) portal`,
-          [big.eventId],
-        )
-      )[0]!;
-      const seedSeconds = await seedOrders(
-        url,
-        {
-          accountId: big.accountId,
-          eventId: big.eventId,
-          gaId: big.typeId,
-          goodId: extra.good,
-          donationId: extra.donation,
-          audienceId: extra.audience,
-          portalId: extra.portal,
-        },
-        ORDERS_1M,
-      );
-      const time = async (fn: () => Promise<unknown>, n = quick ? 10 : 50) => {
-        const ts: number[] = [];
-        for (let i = 0; i < n; i++) {
-          const t0 = performance.now();
-          await fn();
-          ts.push(performance.now() - t0);
-        }
-        ts.sort((x, y) => x - y);
-        return { p50: percentile(ts, 50), p99: percentile(ts, 99) };
-      };
+            [big.eventId],
+          )
+        )[0]!;
+        const seconds = await seedOrders(
+          url,
+          {
+            accountId: big.accountId,
+            eventId: big.eventId,
+            gaId: big.typeId,
+            goodId: extra.good,
+            donationId: extra.donation,
+            audienceId: extra.audience,
+            portalId: extra.portal,
+          },
+          ORDERS_1M,
+        );
+        return { big, seconds };
+      })());
+    const time = async (fn: () => Promise<unknown>, n = quick ? 10 : 50) => {
+      const ts: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        await fn();
+        ts.push(performance.now() - t0);
+      }
+      ts.sort((x, y) => x - y);
+      return { p50: percentile(ts, 50), p99: percentile(ts, 99) };
+    };
+
+    if (want('reports')) {
+      const { big, seconds: seedSeconds } = await seedBig();
       const http = (p: string) => async () => {
         const r = await fetch(`${base}/api/v1/events/big/${p}`, { headers });
         if (!r.ok) throw new Error(`${p}: ${r.status} ${await r.text()}`);
@@ -553,6 +563,103 @@ async function main(): Promise<void> {
           note: `p99 ${fmt(admit.p99)} ms vs ${fmt(sqlTime.p99)} ms; seeded in ${fmt(seedSeconds)} s`,
         });
       }
+    }
+
+    if (want('desk')) {
+      const { big, seconds: seedSeconds } = await seedBig();
+      // a console session, signed in the way a browser does
+      const signInPage = await (await fetch(`${base}/console/sign-in`)).text();
+      const signIn = await fetch(`${base}/console/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          csrf: /name="csrf" value="([^"]+)"/.exec(signInPage)![1]!,
+          email: CONSOLE_USER.email,
+          password: CONSOLE_USER.password,
+          next: '/console',
+        }),
+      });
+      const cookie = /admit_session=[^;]+/.exec(signIn.headers.get('set-cookie') ?? '')![0];
+      const page = (p: string) => async () => {
+        const r = await fetch(`${base}/console/a/bench/events/big/${p}`, { headers: { cookie } });
+        if (!r.ok) throw new Error(`${p}: ${r.status}`);
+        await r.text();
+      };
+      const plainDay = `select to_char(o.paid_at at time zone 'Europe/Berlin', 'YYYY-MM-DD'), count(*),
+          sum(round(o.subtotal_cents * o.fx_rate) - round(o.discount_cents * o.fx_rate) - round(o.refunded_cents * o.fx_rate))
+        from orders o where o.event_id = $1 and o.took_money and o.paid_at is not null group by 1`;
+      const plainAvailability = `select l.kind, coalesce(l.ticket_type_id, l.good_id), sum(l.quantity) filter (where o.status = 'paid'),
+          sum(l.quantity) filter (where o.status = 'pending') from order_lines l join orders o on o.id = l.order_id where l.event_id = $1 group by 1, 2`;
+      const plainPage = `select ref, status, email, total_cents, created_at from orders where event_id = $1 order by created_at desc, id desc limit 51`;
+      const cases: Array<[string, () => Promise<unknown>, () => Promise<unknown>, string]> = [
+        [
+          'dashboard',
+          page('dashboard'),
+          () => Promise.all([pool.query(plainDay, [big.eventId]), pool.query(plainAvailability, [big.eventId])]),
+          'plain SQL (sales by day + availability)',
+        ],
+        ['orders desk, first page', page('orders'), () => pool.query(plainPage, [big.eventId]), 'plain SQL (51 newest)'],
+        [
+          'orders desk, email search',
+          page('orders?q=buyer777777%40'),
+          () =>
+            pool.query(`select ref from orders where event_id = $1 and lower(email) like 'buyer777777@%' limit 51`, [
+              big.eventId,
+            ]),
+          'plain SQL (same search)',
+        ],
+      ];
+      for (const [name, admitFn, plainFn, baselineName] of cases) {
+        await admitFn();
+        const admit = await time(admitFn);
+        const plain = await time(plainFn);
+        add({
+          scenario: `${name} over ${fmt(ORDERS_1M)} orders`,
+          figure: 'p50 ms',
+          admit: admit.p50,
+          baseline: plain.p50,
+          baselineName,
+          note: `p99 ${fmt(admit.p99)} ms vs ${fmt(plain.p99)} ms; seeded in ${fmt(seedSeconds)} s`,
+        });
+      }
+
+      // the CSV export of every order, streamed: its time and the server's resident memory while it runs
+      const rssKb = () => {
+        try {
+          return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server!.pid}/status`, 'utf8'))?.[1] ?? 0);
+        } catch {
+          return 0;
+        }
+      };
+      const rssBefore = rssKb();
+      let rssPeak = rssBefore;
+      const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssKb())), 25);
+      const t0 = performance.now();
+      const res = await fetch(`${base}/console/a/bench/events/big/orders.csv`, { headers: { cookie } });
+      let bytes = 0;
+      let lines = 0;
+      for await (const chunk of res.body!) {
+        bytes += chunk.length;
+        for (const b of chunk) if (b === 10) lines++;
+      }
+      const exportMs = performance.now() - t0;
+      clearInterval(sampler);
+      const p0 = performance.now();
+      const all = await pool.query(
+        `select ref, status, created_at, paid_at, name, email, currency, total_cents, refunded_cents, ticket_units, codes_key, channel
+         from orders where event_id = $1 order by created_at desc, id desc`,
+        [big.eventId],
+      );
+      const plainMs = performance.now() - p0;
+      add({
+        scenario: `CSV export of ${fmt(ORDERS_1M)} orders`,
+        figure: 'seconds',
+        admit: exportMs / 1000,
+        baseline: plainMs / 1000,
+        baselineName: 'plain SQL read into memory',
+        note: `${fmt(lines - 1)} rows, ${fmt(bytes / 1e6)} MB; server RSS ${fmt(rssBefore / 1024)} MB before, peak ${fmt(rssPeak / 1024)} MB during (plain read held ${fmt(all.rowCount ?? 0)} rows at once)`,
+      });
     }
 
     if (want('reads')) {

@@ -84,6 +84,7 @@ figcaption{color:var(--muted);font-size:.9rem;margin:.5rem 0}
 .two-col{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem}
 progress{width:100%;height:1rem}ul.plain{list-style:none;padding:0;margin:0}ul.plain li{padding:.3rem 0;border-bottom:1px solid var(--line)}
 .report-nav{display:inline-flex;margin:0 0 1rem}tr.total th,tr.total td{background:#fafbfc}
+fieldset.plain-fieldset{border:0;padding:0;margin:0 0 .5rem}fieldset.plain-fieldset legend{font-weight:700;margin-bottom:.5rem}
 .center{max-width:26rem;margin:8vh auto;padding:0 1rem}.center .card{padding:1.5rem}
 @media (max-width:48rem){.shell{grid-template-columns:1fr}.nav{flex-direction:row;flex-wrap:wrap;align-items:center;padding:.75rem}
 svg.chart .tick{font-size:22px}.nav .brand{margin:0 1rem 0 0}.nav .account,.nav .who{display:none}.nav form{margin:0 0 0 auto}main{padding:1rem}}

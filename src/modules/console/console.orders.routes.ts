@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
-import { html } from '../../platform/http/html.ts';
+import { html, raw } from '../../platform/http/html.ts';
 import { formatMoney } from '../../platform/money.ts';
 import { orderDeskDetail, type DeskActivity } from '../orders/order-desk.service.ts';
 import {
@@ -12,7 +12,8 @@ import {
   type OrderFilter,
 } from '../orders/order-search.ts';
 import { csvKindOf, exportOrdersCsv } from '../orders/orders-csv.ts';
-import { cancelOrder, patchBuyer } from '../orders/orders.service.ts';
+import { cancelOrder, createCompOrder, patchBuyer } from '../orders/orders.service.ts';
+import { randomSecret } from '../../platform/secrets.ts';
 import { resendOrderMail } from '../orders/resend.service.ts';
 import { refundOrder } from '../refunds/refund-order.ts';
 import { eventTabs } from './console.event-tabs.ts';
@@ -72,7 +73,7 @@ function activityText(a: DeskActivity, currency: string): string {
   const d = a.detail;
   switch (a.action) {
     case 'created':
-      return 'Order placed';
+      return d.comp ? `Complimentary order issued: ${String(d.reason ?? '')}` : 'Order placed';
     case 'imported':
       return 'Imported from an account file';
     case 'paid':
@@ -169,6 +170,7 @@ export async function consoleOrdersRoutes(app: FastifyInstance): Promise<void> {
             <button type="submit">Find orders</button>
             ${isFiltered(filter) || failed ? html`<a href="${base}/orders">Clear</a>` : ''}
             <span class="spacer"></span>
+            ${can(viewer, 'orders.write') ? html`<a class="button secondary" href="${base}/orders/new">Complimentary order</a>` : ''}
             <a class="button secondary" href="${base}/orders.csv${filterQuery(filter, { kind: 'orders' })}">Orders CSV</a>
             <a class="button secondary" href="${base}/orders.csv${filterQuery(filter, { kind: 'attendees' })}">Attendees CSV</a>
           </div>
@@ -239,6 +241,88 @@ export async function consoleOrdersRoutes(app: FastifyInstance): Promise<void> {
         .send(stream);
     },
   );
+
+  // ---- a complimentary order: tickets at no charge, with a reason; one order however often the form is sent
+  const compForm = async (
+    request: FastifyRequest<{ Params: P }>,
+    reply: FastifyReply,
+    viewer: Viewer,
+    opts: { form?: Record<string, string>; errors?: FieldErrors; flash?: Flash; status?: number } = {},
+  ) => {
+    const { event, ticketTypes } = await deskEvent(ctx, principalOfViewer(viewer), request.params.event);
+    const base = eventBase(viewer, event.slug);
+    const f = opts.form ?? {};
+    const errs = opts.errors ?? {};
+    const body = html`${eventTabs(viewer, event.slug, 'orders')}
+      <p><a href="${base}/orders">← All orders</a></p>
+      <form method="post" action="${base}/orders/new" class="card">
+        ${hiddenCsrf(viewer.csrf)}
+        <input type="hidden" name="nonce" value="${randomSecret(16)}" />
+        <fieldset class="plain-fieldset" ${errs.items ? raw('aria-describedby="items-err"') : ''}>
+          <legend>Tickets</legend>
+          <div class="grid">
+            ${ticketTypes
+              .filter((t) => !t.archived)
+              .map((t) =>
+                field({
+                  name: `qty_${t.id}`,
+                  label: t.name,
+                  type: 'number',
+                  value: f[`qty_${t.id}`] ?? '0',
+                  attrs: 'min="0" max="100" inputmode="numeric"',
+                }),
+              )}
+          </div>
+          ${errs.items ? html`<p class="error" id="items-err">${errs.items.join('; ')}</p>` : ''}
+        </fieldset>
+        ${field({ name: 'name', label: 'Name', value: f.name ?? '', errors: errs, autocomplete: 'off' })}
+        ${field({ name: 'email', label: 'Email (the tickets go here)', type: 'email', value: f.email ?? '', errors: errs, required: true })}
+        <div class="field">
+          <label for="f-reason">Reason</label>
+          <textarea id="f-reason" name="reason" rows="2" required ${errs.reason ? raw('aria-invalid="true" aria-describedby="f-reason-err"') : ''}>${f.reason ?? ''}</textarea>
+          ${errs.reason ? html`<p class="error" id="f-reason-err">${errs.reason.join('; ')}</p>` : html`<p class="hint">Kept in the order's log, with your name.</p>`}
+        </div>
+        <button type="submit">Issue the tickets</button>
+      </form>`;
+    return send(
+      reply,
+      consolePage({ title: 'Complimentary order', viewer, active: 'events', flash: opts.flash, body }),
+      opts.status ?? 200,
+    );
+  };
+
+  app.get<{ Params: P }>('/console/a/:account/events/:event/orders/new', CONSOLE_PAGE, async (request, reply) => {
+    const viewer = await viewerOf(ctx, request, request.params.account);
+    requireRole(viewer, 'orders.write');
+    return compForm(request, reply, viewer);
+  });
+
+  app.post<{ Params: P }>('/console/a/:account/events/:event/orders/new', CONSOLE_FORM, async (request, reply) => {
+    const viewer = await viewerOf(ctx, request, request.params.account);
+    requireRole(viewer, 'orders.write');
+    const form = await checkForm(ctx, request, viewer);
+    const items = Object.entries(form)
+      .filter(([k]) => /^qty_\d{1,15}$/.test(k))
+      .map(([k, v]) => ({ ticket_type_id: Number(k.slice(4)), quantity: /^\d{1,3}$/.test(v.trim()) ? Number(v.trim()) : -1 }));
+    try {
+      const { ref } = await createCompOrder(ctx, principalOfViewer(viewer), request.params.event, {
+        items,
+        name: form.name ?? '',
+        email: form.email ?? '',
+        reason: form.reason ?? '',
+        nonce: `${viewer.account!.id}:${(form.nonce ?? '').slice(0, 64) || randomSecret(16)}`,
+      });
+      return see(reply, `${eventBase(viewer, request.params.event)}/orders/${encodeURIComponent(ref)}?done=comp`);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.kind === 'internal' || err.kind === 'not_found') throw err;
+      return compForm(request, reply, viewer, {
+        form,
+        errors: err.fields ?? {},
+        flash: { kind: 'bad', text: err.fields ? 'Not issued: check the fields marked below.' : err.message },
+        status: err.kind === 'conflict' ? 409 : 422,
+      });
+    }
+  });
 
   // ---- one order
   const orderPage = async (
@@ -492,4 +576,5 @@ const ORDER_DONE: Record<string, string> = {
   canceled: 'The order was canceled; its places are back on sale.',
   refunded: 'Refunded. The buyer is told by mail.',
   'already-refunded': 'This order had already been refunded: nothing more was done.',
+  comp: 'The complimentary order was issued; the tickets are on their way.',
 };

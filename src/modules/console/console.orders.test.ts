@@ -205,6 +205,45 @@ describe('the orders desk', () => {
     expect(after.body).not.toContain(`href="${desk}/GALA-ADA/refund"`);
   });
 
+  it('issues a complimentary order once however often the form is sent, with its reason in the log', async () => {
+    const c = await signedIn('manager');
+    const form = await c.get(`${desk}/new`);
+    expect(form.statusCode).toBe(200);
+    const nonce = /name="nonce" value="([^"]+)"/.exec(form.body)![1]!;
+    const ga = /name="(qty_\d+)"/.exec(form.body)![1]!;
+    const empty = await c.post(`${desk}/new`, { nonce, [ga]: '0', email: 'guest@example.org', reason: 'Press' });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.body).toContain('choose at least one ticket');
+    const noReason = await c.post(`${desk}/new`, { nonce, [ga]: '2', email: 'guest@example.org', reason: ' ' });
+    expect(noReason.statusCode).toBe(422);
+    expect(noReason.body).toMatch(/id="f-reason"[^>]*aria-invalid="true"/);
+    expect(noReason.body).toContain('value="2"');
+
+    const send = () =>
+      c.post(`${desk}/new`, {
+        nonce,
+        [ga]: '2',
+        name: 'Press Person',
+        email: 'press@example.org',
+        reason: 'Review in the Courier',
+      });
+    const [a, b] = await Promise.all([send(), send()]);
+    expect(a.statusCode).toBe(303);
+    expect(b.statusCode).toBe(303);
+    expect(a.headers.location).toBe(b.headers.location);
+    const ref = /orders\/([^?]+)\?done=comp$/.exec(String(a.headers.location))![1]!;
+    const comps = await t.ctx.db.selectFrom('orders').selectAll().where('email', '=', 'press@example.org').execute();
+    expect(comps).toHaveLength(1);
+    expect(comps[0]).toMatchObject({ ref, status: 'paid', total_cents: 0, channel: 'console', ticket_units: 2 });
+    expect(await t.ctx.db.selectFrom('tickets').select('id').where('order_id', '=', comps[0]!.id).execute()).toHaveLength(2);
+    const created = (await logOf(ref)).find((l) => l.action === 'created')!;
+    expect(created.data).toMatchObject({ comp: true, reason: 'Review in the Courier', by: people.manager });
+    const page = await c.get(`${desk}/${ref}?done=comp`);
+    expect(page.body).toContain('Complimentary order issued: Review in the Courier');
+    const viewer = await signedIn('viewer');
+    expect((await viewer.get(`${desk}/new`)).statusCode).toBe(404);
+  });
+
   it('exports the filtered set as CSV with the session', async () => {
     const c = await signedIn('viewer');
     const res = await c.get(`${desk}.csv?kind=attendees&q=GALA-007`);

@@ -217,7 +217,7 @@ export async function deskEvent(ctx: AppContext, p: Principal, eventSlug: string
   const event = await loadVisibleEvent(ctx, p, eventSlug);
   const ticketTypes = await ctx.db
     .selectFrom('ticket_types')
-    .select(['key', 'name'])
+    .select(['id', 'key', 'name', 'archived'])
     .where('event_id', '=', event.id)
     .orderBy('position')
     .orderBy('id')

@@ -41,6 +41,8 @@ export interface PreparedOrder {
   names: Map<number, string>;
   idempotency?: { tokenId: number; key: string };
   now: Date;
+  /** more for the order's "created" log entry (a complimentary order's reason and issuer) */
+  note?: Record<string, unknown>;
 }
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -264,7 +266,7 @@ async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[
       account_id: rows[n]!.account_id,
       order_id: rows[n]!.id,
       action: 'created',
-      data: JSON.stringify({ channel: orders[i]!.row.channel, total_cents: orders[i]!.row.total_cents }),
+      data: JSON.stringify({ channel: orders[i]!.row.channel, total_cents: orders[i]!.row.total_cents, ...orders[i]!.note }),
       created_at: now,
     }));
     const taken = new Map<number, number>();

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, canSeeEvent, type Principal } from '../../platform/http/auth.ts';
+import { AppError } from '../../platform/errors.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
@@ -216,3 +217,85 @@ export const holdSweeper: Job = {
     }
   },
 };
+
+export interface CompOrderInput {
+  items: Array<{ ticket_type_id: number; quantity: number }>;
+  name: string;
+  email: string;
+  reason: string;
+  /** the form's nonce: sending the form twice makes one order */
+  nonce: string;
+}
+
+/**
+ * A complimentary order from the orders desk: the chosen tickets at no charge, paid at once
+ * (tickets minted and mailed), with its reason and issuer in the order's log. Sending the same
+ * form twice (a double click) makes one order: the form's nonce is claimed before the order is placed.
+ */
+export async function createCompOrder(
+  ctx: AppContext,
+  p: Principal,
+  slug: string,
+  input: CompOrderInput,
+): Promise<{ ref: string }> {
+  const fields: Record<string, string[]> = {};
+  const items = input.items.filter((i) => i.quantity > 0);
+  if (!items.length) fields.items = ['choose at least one ticket'];
+  if (input.items.some((i) => !Number.isInteger(i.quantity) || i.quantity < 0 || i.quantity > 100))
+    fields.items = ['quantities are whole numbers from 0 to 100'];
+  if (!isEmail(input.email.trim())) fields.email = ['is not an email address: the tickets go there'];
+  if (!input.reason.trim()) fields.reason = ['say why (it stays in the order’s log)'];
+  if (input.reason.length > 500) fields.reason = ['must be at most 500 characters'];
+  if (input.name.length > 200) fields.name = ['must be at most 200 characters'];
+  if (Object.keys(fields).length) throw invalidBody('The complimentary order is not valid', fields);
+  const event = await loadVisibleEvent(ctx, p, slug);
+
+  const claimed = await ctx.db
+    .insertInto('form_submissions')
+    .values({ nonce: input.nonce, account_id: p.accountId, created_at: ctx.clock.now() })
+    .onConflict((oc) => oc.column('nonce').doNothing())
+    .returning('nonce')
+    .executeTakeFirst();
+  if (!claimed) {
+    // the same form again: its order, once the first submission has made it
+    for (let i = 0; i < 50; i++) {
+      const made = await ctx.db
+        .selectFrom('form_submissions as f')
+        .innerJoin('orders as o', 'o.id', 'f.order_id')
+        .select('o.ref')
+        .where('f.nonce', '=', input.nonce)
+        .where('f.account_id', '=', p.accountId)
+        .executeTakeFirst();
+      if (made) return { ref: made.ref };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new AppError(
+      'conflict',
+      'in_progress',
+      'This form was already sent and is still being handled; reload the orders in a moment',
+    );
+  }
+  try {
+    const placed = await placeOrder(ctx, {
+      accountId: p.accountId,
+      event,
+      items,
+      email: input.email.trim(),
+      name: input.name.trim() || null,
+      channel: 'console',
+      comp: { reason: input.reason.trim(), by: actorOf(p) },
+    });
+    await ctx.db.updateTable('form_submissions').set({ order_id: placed.orderId }).where('nonce', '=', input.nonce).execute();
+    if (Math.random() < 0.02) {
+      await ctx.db
+        .deleteFrom('form_submissions')
+        .where('created_at', '<', new Date(ctx.clock.now().getTime() - 86_400_000))
+        .execute();
+    }
+    return { ref: (await findOrderById(ctx.db, p.accountId, placed.orderId))!.ref };
+  } catch (err) {
+    // nothing was made: the form may be corrected and sent again
+    await ctx.db.deleteFrom('form_submissions').where('nonce', '=', input.nonce).execute();
+    throw err;
+  }
+}

@@ -17,7 +17,9 @@ export interface PlaceOrderInput extends BasketRequest {
   event: EventRow;
   email?: string | null;
   name?: string | null;
-  channel: 'api' | 'web';
+  channel: 'api' | 'web' | 'console';
+  /** a complimentary order: every line at no charge (codes ignored), paid at once; its reason and issuer are logged */
+  comp?: { reason: string; by: string };
   /** default: the event currency */
   currency?: string;
   audienceId?: number | null;
@@ -88,7 +90,7 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
     `${input.accountId}/${event.id}/${[...typeIds].sort((a, b) => a - b).join(',')}/${+needs.goods}${+needs.sessions}${+needs.donations}`,
     () => loadCatalogue(ctx.db, input.accountId, event.id, typeIds, needs),
   );
-  const lines = buildLines(input, catalogue, {
+  const built = buildLines(input, catalogue, {
     eventId: event.id,
     eventCurrency: event.currency,
     currency,
@@ -96,9 +98,11 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
     audienceId: input.audienceId ?? null,
     sessionsSelectable: input.channel === 'web',
   });
-  const codes: AppliedCode[] = input.codes?.length
-    ? await applyCodes(ctx.db, input.accountId, event.id, input.codes, lines, event.tax_mode, now)
-    : [];
+  const lines = input.comp ? built.map((l) => ({ ...l, unit_price_cents: 0, total_cents: 0, tax_cents: 0 })) : built;
+  const codes: AppliedCode[] =
+    input.codes?.length && !input.comp
+      ? await applyCodes(ctx.db, input.accountId, event.id, input.codes, lines, event.tax_mode, now)
+      : [];
   const totals = orderTotals(
     lines,
     event.tax_mode,
@@ -138,6 +142,7 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
     units: unitsByInventory(lines),
     names: inventoryNames(lines),
     ...(input.idempotency ? { idempotency: input.idempotency } : {}),
+    ...(input.comp ? { note: { comp: true, reason: input.comp.reason, by: input.comp.by } } : {}),
     now,
   };
 }

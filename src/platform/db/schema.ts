@@ -257,7 +257,7 @@ export interface OrdersTable {
   email: string | null;
   audience_id: number | null;
   portal_id: number | null;
-  channel: Generated<'api' | 'web' | 'import' | 'door'>;
+  channel: Generated<'api' | 'web' | 'import' | 'door' | 'console'>;
   access_secret: string;
   qr_token: string;
   codes_key: Generated<string>;
@@ -568,6 +568,13 @@ export interface WebhookAttemptsTable {
   response_body: string | null;
 }
 
+export interface FormSubmissionsTable {
+  nonce: string;
+  account_id: number;
+  order_id: number | null;
+  created_at: GenTimestamp;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_tokens: ApiTokensTable;
@@ -612,4 +619,5 @@ export interface DB {
   app_secrets: AppSecretsTable;
   item_sales: ItemSalesTable;
   income_counters: IncomeCountersTable;
+  form_submissions: FormSubmissionsTable;
 }
