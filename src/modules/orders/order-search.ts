@@ -83,21 +83,22 @@ export function filteredOrders(db: Db, accountId: number, event: { id: number; t
   if (f.q) {
     const text = f.q;
     const upper = text.toUpperCase();
-    q = q.where((eb) =>
-      eb.or([
-        eb('o.ref', '=', upper),
-        // an email: its start (an index on lower(email) serves it); a name: anywhere in it
-        text.includes('@')
-          ? eb(sql`lower(o.email)`, 'like', `${literal(text.toLowerCase())}%`)
-          : eb('o.name', 'ilike', `%${literal(text)}%`),
-        // a ticket reference: its order, found once through the unique (account, ref) index
-        eb(
-          'o.id',
-          'in',
-          eb.selectFrom('tickets as t').select('t.order_id').where('t.account_id', '=', accountId).where('t.ref', '=', upper),
-        ),
-      ]),
-    );
+    const email = text.includes('@');
+    // The orders a reference or an email start names, looked up through their own indexes (order
+    // ref, ticket ref, lower(email)) into an array once, then fetched by id: the planner never
+    // scans the event's orders for them. A name can be anywhere in the buyer's name: that part
+    // scans (newest first, stopping at a page); text with a digit or an @ is not taken for a name.
+    const named = sql<boolean>`o.id = any(array(
+      select r.id from orders r where r.account_id = ${accountId} and r.ref = ${upper}
+      union all
+      select t.order_id from tickets t where t.account_id = ${accountId} and t.ref = ${upper}
+      ${
+        email
+          ? sql`union all
+      select e.id from orders e where e.event_id = ${event.id} and lower(e.email) like ${`${literal(text.toLowerCase())}%`}`
+          : sql``
+      }))`;
+    q = email || /\d/.test(text) ? q.where(named) : q.where((eb) => eb.or([named, eb('o.name', 'ilike', `%${literal(text)}%`)]));
   }
   return q;
 }
