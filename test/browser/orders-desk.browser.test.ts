@@ -104,8 +104,9 @@ describe('the orders desk in a browser', () => {
     await accessible(page, 'dashboard');
     await page.getByRole('link', { name: 'By week' }).click();
     await page.waitForURL(/by=week/);
-    await page.locator('summary', { hasText: 'The numbers' }).click();
-    expect(await page.locator('figure table tbody tr').count()).toBeGreaterThan(1);
+    await page.locator('summary', { hasText: 'The numbers' }).first().click();
+    expect(await page.locator('figure').first().locator('table tbody tr').count()).toBeGreaterThan(1);
+    expect(await page.getByRole('img', { name: /Tickets sold by week/ }).count()).toBe(1);
 
     await page.getByRole('link', { name: 'Orders', exact: true }).click();
     await accessible(page, 'orders');

@@ -30,6 +30,8 @@ export function barChart(opts: {
   bars: Bar[];
   /** a value as an axis label or a bar's tooltip */
   format: (v: number) => string;
+  /** the smallest gridline step (1 for counts: no half tickets) */
+  minStep?: number;
   /** the table below the chart: its column heads and each bar's cells */
   table: { head: string[]; rows: string[][] };
 }): SafeHtml {
@@ -38,7 +40,7 @@ export function barChart(opts: {
   const plotH = H - M.top - M.bottom;
   const max = Math.max(0, ...bars.map((b) => b.value));
   const min = Math.min(0, ...bars.map((b) => b.value));
-  const step = niceStep(max - min || 1);
+  const step = Math.max(opts.minStep ?? 0, niceStep(max - min || 1));
   const top = Math.ceil(max / step) * step || step;
   const bottom = Math.floor(min / step) * step;
   const y = (v: number) => M.top + ((top - v) / (top - bottom)) * plotH;

@@ -92,6 +92,22 @@ export async function consoleDashboardRoutes(app: FastifyInstance): Promise<void
                 })
               : html`<p>No paid orders yet: the chart starts with the first sale.</p>`
           }
+          ${
+            d.sales.length
+              ? barChart({
+                  id: 'tickets',
+                  title: `Tickets sold ${GROUP_LABEL[by].toLowerCase()} (${d.event.timezone})`,
+                  summary: `${n(d.totals.tickets)} tickets on paid orders, ${GROUP_LABEL[by].toLowerCase()}; refunded and canceled orders' tickets are not counted.`,
+                  bars: d.sales.map((b) => ({ label: bucketLabel(b.key, by), value: b.tickets })),
+                  format: (v) => n(v),
+                  minStep: 1,
+                  table: {
+                    head: [by === 'week' ? 'Week of' : by === 'month' ? 'Month' : 'Day', 'Tickets'],
+                    rows: d.sales.map((b) => [bucketLabel(b.key, by), n(b.tickets)]),
+                  },
+                })
+              : ''
+          }
           <p class="hint">
             In ${cur.toUpperCase()}, by the day of payment in ${d.event.timezone}; orders in other currencies at their rate.
             Net sales: what buyers paid, less discounts and refunds.

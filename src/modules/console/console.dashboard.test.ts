@@ -39,6 +39,14 @@ beforeAll(async () => {
             sale('GALA-1', '2026-11-02T23:30:00Z', 5000),
             sale('GALA-2', '2026-11-03T09:00:00Z', 2500),
             sale('GALA-3', '2026-11-10T09:00:00Z', 7500),
+            // a free ticket: tickets sold, no money
+            makeOrder({
+              ref: 'GALA-FREE',
+              created_at: '2026-11-03T12:00:00Z',
+              paid_at: '2026-11-03T12:00:00Z',
+              lines: [{ kind: 'tickets', ref: 'ga', quantity: 1, unit_price: 0 }],
+              payments: [],
+            }),
             makeOrder({
               ref: 'GALA-HOLD',
               status: 'pending',
@@ -71,6 +79,10 @@ const numbers = (body: string) =>
     ),
   ].map((m) => m.slice(1, 5));
 
+/** The rows of the tickets chart's table: [bucket, tickets]. */
+const tickets = (body: string) =>
+  [...body.matchAll(/<tr>\s*<th scope="row">([^<]+)<\/th>\s*<td class="num">([^<]+)<\/td>\s*<\/tr>/g)].map((m) => m.slice(1, 3));
+
 describe('the event dashboard', () => {
   it('charts net sales by the local day of payment, every day from the first sale to today, with its numbers', async () => {
     const c = await signedIn('viewer');
@@ -84,10 +96,17 @@ describe('the event dashboard', () => {
     expect(rows.find((r) => r[0] === '10 Nov')).toEqual(['10 Nov', '1', '75.00 EUR', '0.00 EUR']);
     expect(rows.find((r) => r[0] === '4 Nov')).toEqual(['4 Nov', '0', '0.00 EUR', '0.00 EUR']);
     expect(res.body).toContain('150.00 EUR from 3 orders with payment');
-    expect(res.body).toMatch(/Tickets sold<\/span><strong>6<\/strong>/);
+    expect(res.body).toMatch(/Tickets sold<\/span><strong>7<\/strong>/);
     expect(res.body).toContain('25.00 EUR');
     expect(res.body).toContain('1 order on hold');
-    expect(res.body).toContain('Main door: 0 of 6');
+    expect(res.body).toContain('Main door: 0 of 7');
+    // tickets by the day of payment: the free ticket counts here, not among orders with payment
+    expect(tickets(res.body).slice(0, 2)).toEqual([
+      ['3 Nov', '4'],
+      ['4 Nov', '0'],
+    ]);
+    expect(tickets(res.body).find((r) => r[0] === '10 Nov')).toEqual(['10 Nov', '3']);
+    expect(res.body).toMatch(/<svg viewBox="0 0 800 260" role="img" aria-labelledby="tickets-t tickets-d"/);
   });
 
   it('groups by week (from Monday) and by month', async () => {
@@ -111,6 +130,7 @@ describe('the event dashboard', () => {
     const res = await c.get(dash);
     expect(res.body).toContain('after 75.00 EUR refunded');
     expect(numbers(res.body).find((r) => r[0] === '10 Nov')).toEqual(['10 Nov', '1', '0.00 EUR', '75.00 EUR']);
+    expect(tickets(res.body).find((r) => r[0] === '10 Nov')).toEqual(['10 Nov', '0']);
   });
 
   it('is not for door staff', async () => {

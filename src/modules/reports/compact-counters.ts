@@ -25,7 +25,7 @@ export async function compactIncomeCounters(db: Db, now: Date): Promise<number> 
     select count(*)::int as folded, admit_add_income((
       select jsonb_agg(m) from (
         select event_id, stamp, grain, at, codes_key, 0 as shard, orders, gross_cents, discount_cents, refund_cents,
-          refunded_orders, tax_cents, fees_cents, platform_fee_cents, unpriced_payments from moved) m)) as done
+          refunded_orders, tax_cents, fees_cents, platform_fee_cents, unpriced_payments, units from moved) m)) as done
     from moved`.execute(db);
   return r.rows[0]?.folded ?? 0;
 }

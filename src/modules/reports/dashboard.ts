@@ -6,7 +6,7 @@ import { availabilityReport, type AvailabilityReport } from './availability.ts';
 import { addDays, localDate } from './range.ts';
 
 /**
- * An event's dashboard (issue 17): money over time by day, week or month in the event's timezone,
+ * An event's dashboard (issue 17): money and tickets over time by day, week or month in the event's timezone,
  * availability, check-in progress, pending money and the latest orders. Everything is read from
  * the report counters (income by local day, units per item) and from indexes that touch a handful
  * of rows, so it costs the same at a thousand orders as at a million.
@@ -19,6 +19,8 @@ export interface SalesBucket {
   /** YYYY-MM-DD (day; a week by its Monday) or YYYY-MM (month) */
   key: string;
   orders: number;
+  /** tickets of paid orders (free and complimentary ones too), by the day they were paid */
+  tickets: number;
   /** what changed hands: gross − discounts − refunds, in the event's currency */
   net_cents: number;
   gross_cents: number;
@@ -37,7 +39,7 @@ export interface Dashboard {
   event: { slug: string; name: string; currency: string; timezone: string };
   group: DashboardGroup;
   sales: SalesBucket[];
-  totals: { orders: number; net_cents: number; refund_cents: number };
+  totals: { orders: number; tickets: number; net_cents: number; refund_cents: number };
   availability: AvailabilityReport;
   checkins: CheckinProgress[];
   pending: Array<{ currency: string; orders: number; total_cents: number }>;
@@ -81,8 +83,9 @@ export async function eventDashboard(
   const now = ctx.clock.now();
   const [days, availability, lists, pending, recent] = await Promise.all([
     // income by the event's local day (the paid stamp), all shards summed
-    sql<{ at: Date; orders: string; gross: string; discount: string; refund: string }>`
-      select at, sum(orders) as orders, sum(gross_cents) as gross, sum(discount_cents) as discount, sum(refund_cents) as refund
+    sql<{ at: Date; orders: string; gross: string; discount: string; refund: string; units: string }>`
+      select at, sum(orders) as orders, sum(gross_cents) as gross, sum(discount_cents) as discount, sum(refund_cents) as refund,
+        sum(units) as units
       from income_counters
       where event_id = ${event.id} and stamp = 'paid' and grain = 'day'
       group by at order by at`.execute(ctx.db),
@@ -114,9 +117,10 @@ export async function eventDashboard(
   const byBucket = new Map<string, SalesBucket>();
   for (const d of days.rows) {
     const key = bucketOf(localDate(new Date(d.at), tz), group);
-    const b = byBucket.get(key) ?? { key, orders: 0, net_cents: 0, gross_cents: 0, refund_cents: 0 };
+    const b = byBucket.get(key) ?? { key, orders: 0, tickets: 0, net_cents: 0, gross_cents: 0, refund_cents: 0 };
     const gross = Number(d.gross);
     b.orders += Number(d.orders);
+    b.tickets += Number(d.units);
     b.gross_cents += gross;
     b.refund_cents += Number(d.refund);
     b.net_cents += gross - Number(d.discount) - Number(d.refund);
@@ -129,17 +133,18 @@ export async function eventDashboard(
     const today = bucketOf(localDate(now, tz), group);
     const last = keys.at(-1)! > today ? keys.at(-1)! : today;
     for (let k = keys[0]!; k <= last; k = nextBucket(k, group)) {
-      sales.push(byBucket.get(k) ?? { key: k, orders: 0, net_cents: 0, gross_cents: 0, refund_cents: 0 });
+      sales.push(byBucket.get(k) ?? { key: k, orders: 0, tickets: 0, net_cents: 0, gross_cents: 0, refund_cents: 0 });
     }
   }
   const shown = sales.slice(-MAX_BUCKETS);
   const totals = sales.reduce(
     (t, b) => ({
       orders: t.orders + b.orders,
+      tickets: t.tickets + b.tickets,
       net_cents: t.net_cents + b.net_cents,
       refund_cents: t.refund_cents + b.refund_cents,
     }),
-    { orders: 0, net_cents: 0, refund_cents: 0 },
+    { orders: 0, tickets: 0, net_cents: 0, refund_cents: 0 },
   );
   return {
     event: { slug: event.slug, name: event.name, currency: event.currency, timezone: tz },

@@ -47,7 +47,7 @@ export function windowSql(stamp: RawBuilder<unknown>, r: Window): RawBuilder<unk
 }
 
 /** the figures the income counters carry (and the orders give, read the plain way) */
-type CountedFigures = Omit<IncomeCountersTable, 'event_id' | 'stamp' | 'grain' | 'at' | 'codes_key' | 'shard'>;
+type CountedFigures = Omit<IncomeCountersTable, 'event_id' | 'stamp' | 'grain' | 'at' | 'codes_key' | 'shard' | 'units'>;
 type MonthRow = { month: string; pending_cents: number; pending_orders: number } & CountedFigures;
 type Counted = { month: string; codes_key: string } & CountedFigures;
 

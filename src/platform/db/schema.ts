@@ -105,6 +105,8 @@ export interface IncomeCountersTable {
   fees_cents: number;
   platform_fee_cents: number;
   unpriced_payments: number;
+  /** tickets of the paid orders counted here (migration 0019) */
+  units: Generated<number>;
 }
 
 export interface KeyedEventChild {
