@@ -74,7 +74,7 @@ export async function consoleDashboardRoutes(app: FastifyInstance): Promise<void
           </div>
           ${
             d.sales.length
-              ? barChart({
+              ? html`<h3>Net sales</h3>${barChart({
                   id: 'sales',
                   title: `Net sales ${GROUP_LABEL[by].toLowerCase()} (${d.event.timezone})`,
                   summary,
@@ -89,12 +89,12 @@ export async function consoleDashboardRoutes(app: FastifyInstance): Promise<void
                     ],
                     rows: d.sales.map((b) => [bucketLabel(b.key, by), n(b.orders), money(b.net_cents), money(b.refund_cents)]),
                   },
-                })
+                })}`
               : html`<p>No paid orders yet: the chart starts with the first sale.</p>`
           }
           ${
             d.sales.length
-              ? barChart({
+              ? html`<h3>Tickets sold</h3>${barChart({
                   id: 'tickets',
                   title: `Tickets sold ${GROUP_LABEL[by].toLowerCase()} (${d.event.timezone})`,
                   summary: `${n(d.totals.tickets)} tickets on paid orders, ${GROUP_LABEL[by].toLowerCase()}; refunded and canceled orders' tickets are not counted.`,
@@ -105,7 +105,7 @@ export async function consoleDashboardRoutes(app: FastifyInstance): Promise<void
                     head: [by === 'week' ? 'Week of' : by === 'month' ? 'Month' : 'Day', 'Tickets'],
                     rows: d.sales.map((b) => [bucketLabel(b.key, by), n(b.tickets)]),
                   },
-                })
+                })}`
               : ''
           }
           <p class="hint">
