@@ -75,17 +75,18 @@ async function invariants(db: Db): Promise<string[]> {
     with live_units as (select p.event_id, p.kind, p.item_id, p.portal_id, sum(p.units) as n
         from orders o, admit_order_units(o, 1) p group by 1, 2, 3, 4),
       kept_units as (select event_id, kind, item_id, portal_id, sum(sold) as n from item_sales group by 1, 2, 3, 4 having sum(sold) <> 0),
-      live_income as (select p.event_id, p.stamp, p.grain, p.at, p.codes_key, sum(p.orders) as n, sum(p.gross_cents) as g, sum(p.refund_cents) as r
-        from orders o, admit_order_income(o, 1) p group by 1, 2, 3, 4, 5),
-      kept_income as (select event_id, stamp, grain, at, codes_key, sum(orders) as n, sum(gross_cents) as g, sum(refund_cents) as r
-        from income_counters group by 1, 2, 3, 4, 5 having sum(orders) <> 0)
+      live_income as (select p.event_id, p.stamp, p.grain, p.at, p.codes_key, sum(p.orders) as n, sum(p.gross_cents) as g,
+          sum(p.refund_cents) as r, sum(p.units) as u
+        from orders o, admit_order_income(o, 1) p group by 1, 2, 3, 4, 5 having sum(p.orders) <> 0 or sum(p.units) <> 0),
+      kept_income as (select event_id, stamp, grain, at, codes_key, sum(orders) as n, sum(gross_cents) as g, sum(refund_cents) as r,
+          sum(units) as u
+        from income_counters group by 1, 2, 3, 4, 5 having sum(orders) <> 0 or sum(units) <> 0)
     select
       (select count(*) from live_units full join kept_units using (event_id, kind, item_id, portal_id)
         where live_units.n is distinct from kept_units.n)::int as units,
       (select count(*) from live_income full join kept_income using (event_id, stamp, grain, at, codes_key)
-        where (live_income.n, live_income.g, live_income.r) is distinct from (kept_income.n, kept_income.g, kept_income.r))::int as income`.execute(
-    db,
-  );
+        where (live_income.n, live_income.g, live_income.r, live_income.u)
+          is distinct from (kept_income.n, kept_income.g, kept_income.r, kept_income.u))::int as income`.execute(db);
   const c = counters.rows[0]!;
   if (c.units) out.push(`${c.units} unit counters differ from the orders`);
   if (c.income) out.push(`${c.income} income counters differ from the orders`);
