@@ -28,8 +28,26 @@ export async function createRuntime(
   });
   const applied = await migrate(database.db);
   if (applied.length) log.info({ applied }, 'migrations applied');
-  const ctx: AppContext = { config, db: database.db, engine: database.engine, clock: opts.clock ?? systemClock, log };
-  return { ctx, database, close: () => database.close() };
+  // reports read from a replica when there is one (never migrated: it follows the primary)
+  const reads = config.databaseReadUrl
+    ? await openDatabase({ databaseUrl: config.databaseReadUrl, dataDir: null, poolSize: 10 })
+    : null;
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    ...(reads ? { readDb: reads.db } : {}),
+    engine: database.engine,
+    clock: opts.clock ?? systemClock,
+    log,
+  };
+  return {
+    ctx,
+    database,
+    close: async () => {
+      await reads?.close();
+      await database.close();
+    },
+  };
 }
 
 export interface RunningServer {

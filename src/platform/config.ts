@@ -5,6 +5,8 @@ export interface Config {
   host: string;
   baseUrl: string;
   databaseUrl: string | null;
+  /** a streaming replica the reports read from (DATABASE_READ_URL); null: the primary */
+  databaseReadUrl: string | null;
   dataDir: string;
   smtpUrl: string | null;
   mailFrom: string;
@@ -68,6 +70,13 @@ function urlVar(env: NodeJS.ProcessEnv, name: string, protocols: string[]): stri
   return raw;
 }
 
+/** DATABASE_READ_URL: only beside DATABASE_URL (the embedded database has no replica). */
+function readUrl(env: NodeJS.ProcessEnv): string | null {
+  const url = urlVar(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:']);
+  if (url && !env.DATABASE_URL) throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (the primary) as well');
+  return url;
+}
+
 /** Reads and validates the environment once at boot; see the README's configuration table. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intVar(env, 'PORT', 3000, 0, 65535);
@@ -77,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     baseUrl,
     databaseUrl: urlVar(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseReadUrl: readUrl(env),
     dataDir: path.resolve(env.ADMIT_DATA_DIR || './data'),
     smtpUrl: urlVar(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || 'tickets@localhost',

@@ -7,7 +7,25 @@ import type { Db } from './db/database.ts';
 export interface AppContext {
   config: Config;
   db: Db;
+  /**
+   * Where reports read (DATABASE_READ_URL, a streaming replica); the primary when unset. Nothing
+   * that decides (orders, refunds, check-ins, idempotency, jobs) reads here.
+   */
+  readDb?: Db;
   engine: 'postgres' | 'pglite';
   clock: Clock;
   log: Logger;
+}
+
+/**
+ * Runs a report's queries in one read-only snapshot on the read connection (the replica when
+ * DATABASE_READ_URL is set): every figure of one report comes from the same moment, never part
+ * from the primary and part from a replica replaying behind it.
+ */
+export function inReportSnapshot<T>(ctx: AppContext, fn: (db: Db) => Promise<T>): Promise<T> {
+  return (ctx.readDb ?? ctx.db)
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute((trx) => fn(trx));
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AppContext } from '../../platform/context.ts';
+import { inReportSnapshot, type AppContext } from '../../platform/context.ts';
 import type { Principal } from '../../platform/http/auth.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
 import { availabilityReport, type AvailabilityReport } from './availability.ts';
@@ -81,38 +81,41 @@ export async function eventDashboard(
   const event = await loadVisibleEvent(ctx, p, eventSlug);
   const tz = event.timezone;
   const now = ctx.clock.now();
-  const [days, availability, lists, pending, recent] = await Promise.all([
-    // income by the event's local day (the paid stamp), all shards summed
-    sql<{ at: Date; orders: string; gross: string; discount: string; refund: string; units: string }>`
+  // one read-only snapshot on the read connection (the replica, when there is one)
+  const [days, availability, lists, pending, recent] = await inReportSnapshot(ctx, (db) =>
+    Promise.all([
+      // income by the event's local day (the paid stamp), all shards summed
+      sql<{ at: Date; orders: string; gross: string; discount: string; refund: string; units: string }>`
       select at, sum(orders) as orders, sum(gross_cents) as gross, sum(discount_cents) as discount, sum(refund_cents) as refund,
         sum(units) as units
       from income_counters
       where event_id = ${event.id} and stamp = 'paid' and grain = 'day'
-      group by at order by at`.execute(ctx.db),
-    availabilityReport(ctx.db, event, now, false),
-    sql<{ id: string; name: string; checked_in_count: number; tickets: string }>`
+      group by at order by at`.execute(db),
+      availabilityReport(db, event, now, false),
+      sql<{ id: string; name: string; checked_in_count: number; tickets: string }>`
       select l.id, l.name, l.checked_in_count,
         (select coalesce(sum(s.sold), 0) from item_sales s
           where s.event_id = l.event_id and s.kind = 'tickets'
             and (l.ticket_type_ids is null or s.item_id = any (l.ticket_type_ids))) as tickets
       from checkin_lists l
       where l.account_id = ${p.accountId} and l.event_id = ${event.id} and l.archived_at is null
-      order by l.name, l.id`.execute(ctx.db),
-    // live holds only: an expired hold is canceled by the sweeper and will not be paid
-    sql<{ currency: string; orders: string; total: string }>`
+      order by l.name, l.id`.execute(db),
+      // live holds only: an expired hold is canceled by the sweeper and will not be paid
+      sql<{ currency: string; orders: string; total: string }>`
       select currency, count(*) as orders, coalesce(sum(total_cents), 0) as total
       from orders
       where event_id = ${event.id} and status = 'pending' and (expires_at is null or expires_at > ${now})
-      group by currency order by currency`.execute(ctx.db),
-    ctx.db
-      .selectFrom('orders')
-      .select(['ref', 'name', 'email', 'status', 'total_cents', 'currency', 'created_at'])
-      .where('event_id', '=', event.id)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(8)
-      .execute(),
-  ]);
+      group by currency order by currency`.execute(db),
+      db
+        .selectFrom('orders')
+        .select(['ref', 'name', 'email', 'status', 'total_cents', 'currency', 'created_at'])
+        .where('event_id', '=', event.id)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(8)
+        .execute(),
+    ]),
+  );
 
   const byBucket = new Map<string, SalesBucket>();
   for (const d of days.rows) {

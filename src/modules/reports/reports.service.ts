@@ -1,4 +1,4 @@
-import type { AppContext } from '../../platform/context.ts';
+import { inReportSnapshot, type AppContext } from '../../platform/context.ts';
 import type { Principal } from '../../platform/http/auth.ts';
 import { canSeeEvent } from '../../platform/http/auth.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -16,17 +16,17 @@ export async function getIncome(ctx: AppContext, p: Principal, slug: string, q: 
   const event = await loadVisibleEvent(ctx, p, slug);
   const now = ctx.clock.now();
   const range = resolveRange({ range: one(q.range), from: one(q.from), to: one(q.to) }, now, event.timezone);
-  return incomeReport(ctx.db, event, range, one(q.on) === 'started' ? 'started' : 'paid', now);
+  return inReportSnapshot(ctx, (db) => incomeReport(db, event, range, one(q.on) === 'started' ? 'started' : 'paid', now));
 }
 
 export async function getAvailability(ctx: AppContext, p: Principal, slug: string): Promise<AvailabilityReport> {
   const event = await loadVisibleEvent(ctx, p, slug);
-  return availabilityReport(ctx.db, event, ctx.clock.now(), p.scopes.has('invitations.view'));
+  return inReportSnapshot(ctx, (db) => availabilityReport(db, event, ctx.clock.now(), p.scopes.has('invitations.view')));
 }
 
 export async function getOrdersReport(ctx: AppContext, p: Principal, slug: string, q: ReportQuery): Promise<OrdersReport> {
   const event = await loadVisibleEvent(ctx, p, slug);
-  return ordersReport(ctx.db, event, q, ctx.clock.now());
+  return inReportSnapshot(ctx, (db) => ordersReport(db, event, q, ctx.clock.now()));
 }
 
 /** Saved reports, oldest first; `[]` for an unknown event (the spec lists no 404 here). */
