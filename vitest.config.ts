@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['test/browser/**', 'test/chaos/**', 'test/fuzz/**', 'node_modules/**'],
+    exclude: ['test/browser/**', 'test/chaos/**', 'test/fuzz/**', 'test/scale/**', 'node_modules/**'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 60_000,

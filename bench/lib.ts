@@ -78,6 +78,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   statuses: Record<string, number>;
+  /** CPU seconds the load generator used */
+  cpuSeconds: number;
 }
 
 /** Runs autocannon in its own process, so the load generator never shares the server's CPU loop. */

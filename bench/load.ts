@@ -37,6 +37,8 @@ const instance = autocannon(
         p50: result.latency.p50,
         p99: result.latency.p99,
         statuses,
+        // this process's CPU time (s): what generating the load cost
+        cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
       }),
     );
   },

@@ -53,7 +53,8 @@ export async function createRuntime(
 export interface RunningServer {
   app: FastifyInstance;
   jobs: JobRunner;
-  stop(): Promise<void>;
+  /** Drains (see Config.drainMs; `drainMs` overrides it), then closes HTTP, the jobs and the database. */
+  stop(opts?: { drainMs?: number }): Promise<void>;
 }
 
 /** Serves HTTP and runs the background jobs; SIGTERM/SIGINT drain both before exit. */
@@ -63,8 +64,13 @@ export async function serve(runtime: Runtime): Promise<RunningServer> {
   const jobs = startJobs(ctx, allJobs, { threads: true });
   await app.listen({ port: ctx.config.port, host: ctx.config.host });
   let stopping: Promise<void> | null = null;
-  const stop = () =>
+  const stop = (opts: { drainMs?: number } = {}) =>
     (stopping ??= (async () => {
+      // not ready any more, still serving: the balancer's health check sees it and sends the
+      // traffic elsewhere; keep-alive connections are closed as their responses go out
+      app.draining.active = true;
+      const drainMs = opts.drainMs ?? ctx.config.drainMs;
+      if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
       await app.close();
       await jobs.stop();
       await runtime.close();

@@ -30,6 +30,12 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Give up on one webhook attempt after this long (ms). */
   webhookTimeoutMs: number;
+  /**
+   * On SIGTERM, how long /readyz answers 503 (and responses say `Connection: close`) while requests
+   * are still served, so a balancer's health check takes the instance out before it stops
+   * listening (ADMIT_DRAIN_MS; 0 stops at once).
+   */
+  drainMs: number;
 }
 
 export const DEFAULT_WEBHOOK_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
@@ -100,5 +106,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetrySchedule: scheduleVar(env, 'ADMIT_WEBHOOK_RETRY_SCHEDULE'),
     webhookAllowPrivate: env.ADMIT_WEBHOOK_ALLOW_PRIVATE === '1',
     webhookTimeoutMs: 15_000,
+    drainMs: intVar(env, 'ADMIT_DRAIN_MS', 0, 0, 600_000),
   };
 }

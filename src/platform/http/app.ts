@@ -16,6 +16,8 @@ import { cleanUrl, inputHygiene } from './input-hygiene.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** set when the instance drains before a shutdown (server.ts) */
+    draining: { active: boolean };
   }
 }
 
@@ -57,6 +59,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     },
   });
   app.decorate('ctx', ctx);
+  app.decorate('draining', { active: false });
+  // while draining, every response closes its connection: clients and balancers reconnect elsewhere
+  app.addHook('onSend', async (_request, reply) => {
+    if (app.draining.active) reply.header('connection', 'close');
+  });
   app.decorateRequest('principal', null);
   app.addSchema(errorSchema);
   securityHeaders(app);

@@ -9,7 +9,10 @@ const healthSchema = {
   },
 } as const;
 
-/** /healthz: the process is up and the database answers. /readyz: also not shutting down. */
+/**
+ * /healthz: the process is up and the database answers. /readyz: also not draining or shutting
+ * down (a balancer stops sending requests to it).
+ */
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   let closing = false;
   app.addHook('onClose', async () => {
@@ -24,7 +27,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     }
   });
   app.get('/readyz', { schema: healthSchema }, async (_req, reply) => {
-    if (closing) return reply.code(503).send({ error: { code: 'unavailable', message: 'shutting down' } });
+    if (closing || app.draining.active) return reply.code(503).send({ error: { code: 'unavailable', message: 'shutting down' } });
     try {
       await ping(app.ctx.db);
       return { status: 'ready' };

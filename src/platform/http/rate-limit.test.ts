@@ -57,6 +57,32 @@ describe('rate limits', () => {
   });
 });
 
+describe('one budget, several instances', () => {
+  it('three instances taking turns inside one second let through the budget, not three of it', async () => {
+    t.clock.set('2026-11-22T14:00:05Z');
+    const config = { ...t.ctx.config, rateLimitPerMin: 40 };
+    const apps = [await buildApp({ ...t.ctx, config }), await buildApp({ ...t.ctx, config }), await buildApp({ ...t.ctx, config })];
+    try {
+      let ok = 0;
+      for (let i = 0; i < 120; i++) {
+        const res = await apps[i % 3]!.inject({
+          method: 'GET',
+          url: '/api/v1/account',
+          remoteAddress: `10.8.${i >> 8}.${i & 255}`, // the token's budget, not an address's
+          headers: { authorization: `Bearer ${a.tokens.view}` },
+        });
+        if (res.statusCode === 200) ok++;
+        else expect(res.statusCode).toBe(429);
+      }
+      // a once-a-second sync alone lets each instance spend most of the budget on its own
+      expect(ok).toBeGreaterThanOrEqual(40);
+      expect(ok).toBeLessThanOrEqual(42);
+    } finally {
+      for (const app of apps) await app.close();
+    }
+  });
+});
+
 describe('token lookups', () => {
   it('are reused for tokenCacheMs, then looked up again', async () => {
     const app = await buildApp({ ...t.ctx, config: { ...t.ctx.config, tokenCacheMs: 60_000, rateLimitPerMin: 0 } });

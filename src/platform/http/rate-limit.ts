@@ -18,9 +18,9 @@ interface Bucket {
 
 /**
  * Fixed one-minute windows per token and per client address, shared by every instance through
- * the rate_limits table. Each instance counts locally and adds its delta to the shared row at
- * most once a second, so the hot path rarely touches the database and N instances enforce one
- * budget (give or take a second of traffic).
+ * the rate_limits table. Each instance counts locally and adds its delta to the shared row once a
+ * second or when its unshared count nears what is left of the budget, so the hot path rarely
+ * touches the database far from the limit and N instances enforce one budget.
  */
 class RateLimiter {
   #buckets = new Map<string, Bucket>();
@@ -36,7 +36,12 @@ class RateLimiter {
       if (this.#buckets.size > 50_000) this.#evict(windowStart);
     }
     b.unsynced += 1;
-    if (now - b.lastSync >= SYNC_MS || b.shared + b.unsynced > limit) await this.#sync(key, b, now);
+    // Sync once a second, and sooner as the budget runs down: when what this instance counted
+    // since its last look reaches an eighth of what was left then. Several instances spending one
+    // budget then overshoot it by little, and near the limit every request is counted in the
+    // shared row before it is let through. Once the shared count is over, refuse without asking.
+    const left = limit - b.shared;
+    if (now - b.lastSync >= SYNC_MS || (left > 0 && b.unsynced * 8 >= left)) await this.#sync(key, b, now);
     if (b.shared + b.unsynced > limit) {
       const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
       throw new AppError('rate_limited', 'rate_limited', `Too many requests; try again in ${retryAfter} s`, {

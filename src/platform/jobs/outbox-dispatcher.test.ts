@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { startFakeSmtp, type FakeSmtp } from '../../../test/fakes/fake-smtp.ts';
-import { backoffMs } from './outbox-dispatcher.ts';
+import { backoffMs, dispatchOutbox } from './outbox-dispatcher.ts';
+import { enqueue } from './outbox.ts';
 
 let t: TestApp;
 let smtp: FakeSmtp;
@@ -79,6 +80,49 @@ describe('outbox dispatch over SMTP', () => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'sent', attempts: 2, last_error: null });
+  });
+
+  it('cuts off work that hangs past its deadline, and hands back what its claim has no time left for', async () => {
+    await t.ctx.db.updateTable('outbox').set({ status: 'sent' }).where('status', '=', 'pending').execute();
+    const ids: number[] = [];
+    for (const n of [1, 2, 3]) {
+      await t.ctx.db.transaction().execute(async (trx) => {
+        await enqueue(trx, { accountId: null, kind: 'test.slow', payload: { n } });
+      });
+      ids.push(
+        (await t.ctx.db.selectFrom('outbox').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id as number,
+      );
+    }
+    const started: number[] = [];
+    const handlers = {
+      'test.slow': {
+        type: 'action' as const,
+        async run(_ctx: unknown, payload: Record<string, unknown>) {
+          started.push(payload.n as number);
+          await new Promise((r) => setTimeout(r, 400));
+        },
+      },
+    };
+    // a 500 ms claim, 200 ms per message: the first hangs and is cut off at 200 ms, the second
+    // starts with 300 ms left and is cut off too, the third would end past the lease: handed back
+    const done = await dispatchOutbox(t.ctx, handlers, { leaseMs: 500, workMs: 200 });
+    expect(started).toEqual([1, 2]);
+    expect(done).toBe(2);
+    const rows = await t.ctx.db
+      .selectFrom('outbox')
+      .select(['id', 'status', 'attempts', 'last_error', 'next_attempt_at'])
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => [r.status, r.attempts])).toEqual([
+      ['pending', 1],
+      ['pending', 1],
+      ['pending', 0],
+    ]);
+    expect(rows[0]!.last_error).toContain('gave up after 200 ms');
+    expect(rows[2]!.last_error).toBeNull();
+    expect(rows[2]!.next_attempt_at!.getTime()).toBeLessThanOrEqual(t.clock.now().getTime());
+    await t.ctx.db.updateTable('outbox').set({ status: 'sent' }).where('id', 'in', ids).execute();
   });
 
   it('backs off exponentially up to an hour', () => {

@@ -11,7 +11,14 @@ export type OutboxHandler =
   | { type: 'mail'; render(ctx: AppContext, payload: Record<string, unknown>): Promise<MailMessage | null> }
   | { type: 'action'; run(ctx: AppContext, payload: Record<string, unknown>): Promise<void> };
 
-const LEASE_MS = 5 * 60_000;
+/**
+ * A claim lasts LEASE_MS; one message's work is cut off after WORK_MS (a send that hangs past it
+ * counts as failed and is retried), and a message is only started while at least WORK_MS of the
+ * claim is left, so no message is worked on past its lease. An instance that dies holding a claim
+ * leaves its messages to the others one lease later.
+ */
+const LEASE_MS = 60_000;
+const WORK_MS = 25_000;
 const MAX_ATTEMPTS = 10;
 const BATCH = 20;
 
@@ -25,7 +32,11 @@ export function backoffMs(attempts: number): number {
  * after sending but before marking re-sends once the lease ends: delivery is at-least-once, and
  * every mail carries a Message-ID derived from its outbox id so receivers can drop the repeat.
  */
-export async function dispatchOutbox(ctx: AppContext, handlers: Record<string, OutboxHandler>): Promise<number> {
+export async function dispatchOutbox(
+  ctx: AppContext,
+  handlers: Record<string, OutboxHandler>,
+  limits: { leaseMs: number; workMs: number } = { leaseMs: LEASE_MS, workMs: WORK_MS },
+): Promise<number> {
   const now = ctx.clock.now();
   const claimed = await ctx.db.transaction().execute(async (trx) => {
     const rows = await trx
@@ -42,7 +53,7 @@ export async function dispatchOutbox(ctx: AppContext, handlers: Record<string, O
     if (rows.length) {
       await trx
         .updateTable('outbox')
-        .set({ attempts: sql`attempts + 1`, next_attempt_at: new Date(now.getTime() + LEASE_MS) })
+        .set({ attempts: sql`attempts + 1`, next_attempt_at: new Date(now.getTime() + limits.leaseMs) })
         .where(
           'id',
           'in',
@@ -53,19 +64,35 @@ export async function dispatchOutbox(ctx: AppContext, handlers: Record<string, O
     return rows;
   });
   const mailer = mailerFor(ctx.config);
-  for (const row of claimed) {
+  const claimedAt = Date.now();
+  for (const [n, row] of claimed.entries()) {
+    if (Date.now() - claimedAt > limits.leaseMs - limits.workMs) {
+      // too little of the claim left: hand the rest back untouched for the next run
+      await ctx.db
+        .updateTable('outbox')
+        .set({ attempts: sql`attempts - 1`, next_attempt_at: ctx.clock.now() })
+        .where(
+          'id',
+          'in',
+          claimed.slice(n).map((r) => r.id),
+        )
+        .execute();
+      return n;
+    }
     const handler = handlers[row.kind];
     try {
       if (!handler) throw new Error(`no handler for outbox kind ${row.kind}`);
-      if (handler.type === 'mail') {
-        const msg = await handler.render(ctx, row.payload);
-        if (msg) {
-          if (!mailer.delivers && ctx.config.production) throw new Error('SMTP_URL is not configured');
-          await mailer.send({ ...msg, messageId: `<outbox-${row.id}@admit>` });
+      await withDeadline(limits.workMs, async () => {
+        if (handler.type === 'mail') {
+          const msg = await handler.render(ctx, row.payload);
+          if (msg) {
+            if (!mailer.delivers && ctx.config.production) throw new Error('SMTP_URL is not configured');
+            await mailer.send({ ...msg, messageId: `<outbox-${row.id}@admit>` });
+          }
+        } else {
+          await handler.run(ctx, row.payload);
         }
-      } else {
-        await handler.run(ctx, row.payload);
-      }
+      });
       await ctx.db
         .updateTable('outbox')
         .set({ status: 'sent', sent_at: ctx.clock.now(), last_error: null })
@@ -90,6 +117,20 @@ export async function dispatchOutbox(ctx: AppContext, handlers: Record<string, O
     }
   }
   return claimed.length;
+}
+
+async function withDeadline(ms: number, work: () => Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      work(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`gave up after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function outboxJob(handlers: Record<string, OutboxHandler>): Job {
