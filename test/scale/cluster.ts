@@ -121,18 +121,70 @@ async function waitFor(check: () => Promise<boolean> | boolean, what: string, ms
  * Starts the cluster with `instances` admit instances behind the balancer (up to `slots`, whose
  * ports are reserved in HAProxy's configuration so later instances join by starting).
  */
-export async function startCluster(opts: { instances: number; slots?: number; env?: Record<string, string> }): Promise<Cluster> {
+type Options = { instances: number; slots?: number; env?: Record<string, string> };
+interface Parts {
+  dir: string | null;
+  bin: string | null;
+  children: ChildProcess[];
+  instances: Instance[];
+}
+
+export async function startCluster(opts: Options): Promise<Cluster> {
+  const parts: Parts = { dir: null, bin: null, children: [], instances: [] };
+  try {
+    return await build(opts, parts);
+  } catch (err) {
+    // a cluster that did not come up leaves nothing running
+    await teardown(parts);
+    throw err;
+  }
+}
+
+/** Kills the instances, PgBouncer and HAProxy, stops both PostgreSQL servers, removes the files. */
+async function teardown(parts: Parts): Promise<void> {
+  await Promise.all(
+    parts.instances.map(
+      (inst) =>
+        new Promise<void>((resolve) => {
+          if (!inst || inst.child.exitCode !== null || inst.child.signalCode !== null) return resolve();
+          inst.child.once('exit', () => resolve());
+          inst.child.kill('SIGKILL');
+        }),
+    ),
+  );
+  for (const c of parts.children) c.kill('SIGTERM');
+  if (!parts.dir) return;
+  try {
+    // runuser does not pass the signal on: PgBouncer by its pid file
+    process.kill(Number(fs.readFileSync(path.join(parts.dir, 'pgbouncer.pid'), 'utf8').trim()), 'SIGTERM');
+  } catch {
+    // not started or gone
+  }
+  for (const d of ['replica', 'primary']) {
+    try {
+      if (parts.bin && fs.existsSync(path.join(parts.dir, d, 'postmaster.pid')))
+        run(path.join(parts.bin, 'pg_ctl'), ['-D', path.join(parts.dir, d), '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // already down
+    }
+  }
+  fs.rmSync(parts.dir, { recursive: true, force: true });
+}
+
+async function build(opts: Options, parts: Parts): Promise<Cluster> {
   const missing = missingTools();
   if (missing.length) throw new Error(`missing ${missing.join(', ')}`);
   const bin = pgBin();
   if (!bin) throw new Error('PostgreSQL binaries not found');
+  parts.bin = bin;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'admit-scale-'));
+  parts.dir = dir;
   fs.chmodSync(dir, 0o777);
   const [pPort, rPort, bPort, lbPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const slots = opts.slots ?? opts.instances;
   const appPorts: number[] = [];
   for (let i = 0; i < slots; i++) appPorts.push(await freePort());
-  const children: ChildProcess[] = [];
+  const children = parts.children;
   const primaryDir = path.join(dir, 'primary');
   const replicaDir = path.join(dir, 'replica');
   const socketDir = path.join(dir, 'sock');
@@ -200,6 +252,7 @@ export async function startCluster(opts: { instances: number; slots?: number; en
       // the pg driver sets these per connection; PgBouncer passes them on
       'ignore_startup_parameters = extra_float_digits,options',
       `logfile = ${path.join(dir, 'pgbouncer.log')}`,
+      `pidfile = ${path.join(dir, 'pgbouncer.pid')}`,
     ].join('\n'),
   );
   const [bc, ba] = pgCommand(which('pgbouncer')!, [ini]);
@@ -242,7 +295,7 @@ export async function startCluster(opts: { instances: number; slots?: number; en
   const haproxy = spawn(which('haproxy')!, ['-f', cfg, '-db'], { stdio: 'ignore' });
   children.push(haproxy);
 
-  const instances: Instance[] = [];
+  const instances = parts.instances;
   const startInstance = async (i: number, env: Record<string, string> = {}): Promise<Instance> => {
     const port = appPorts[i]!;
     const child = spawn(process.execPath, ['bin/admit.mjs', 'serve'], {
@@ -263,14 +316,18 @@ export async function startCluster(opts: { instances: number; slots?: number; en
     child.output = [];
     child.stdout?.on('data', (d) => child.output.push(String(d)));
     child.stderr?.on('data', (d) => child.output.push(String(d)));
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, `instance ${i}`, 60_000);
     const inst = { port, child, name: `a${i}` };
     instances[i] = inst;
+    try {
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, `instance ${i}`, 60_000);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}; it said: ${child.output.join('').slice(-2000)}`, { cause: err });
+    }
     return inst;
   };
   const stopInstance = async (i: number, signal: NodeJS.Signals = 'SIGTERM') => {
     const inst = instances[i];
-    if (!inst || inst.child.exitCode !== null) return;
+    if (!inst || inst.child.exitCode !== null || inst.child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       inst.child.once('exit', () => resolve());
       inst.child.kill(signal);
@@ -296,7 +353,7 @@ export async function startCluster(opts: { instances: number; slots?: number; en
       await waitFor(() => psql(replicaUrl, `select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn`) === 't', 'the replica');
     },
     cpu() {
-      const pids = new Set(instances.filter((i) => i && i.child.exitCode === null).map((i) => i.child.pid));
+      const pids = new Set(instances.filter((i) => i && i.child.exitCode === null && i.child.signalCode === null).map((i) => i.child.pid));
       const cpuLine = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
       return {
         at: performance.now(),
@@ -307,17 +364,6 @@ export async function startCluster(opts: { instances: number; slots?: number; en
         idle: (Number(cpuLine[4]) + Number(cpuLine[5])) / TICK,
       };
     },
-    async stop() {
-      for (let i = 0; i < instances.length; i++) await stopInstance(i, 'SIGKILL').catch(() => undefined);
-      for (const c of children) c.kill('SIGTERM');
-      for (const d of [replicaDir, primaryDir]) {
-        try {
-          run(path.join(bin, 'pg_ctl'), ['-D', d, '-m', 'immediate', '-w', 'stop']);
-        } catch {
-          // already down
-        }
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => teardown(parts),
   };
 }

@@ -13,7 +13,7 @@ if (missing.length) {
   process.exit(0);
 }
 const cluster = await startCluster({ instances: 0 });
-let code = 1;
+let code: number;
 try {
   console.log(`npm test through PgBouncer (transaction pooling): DATABASE_URL=${cluster.bouncerUrl}`);
   code = await new Promise<number>((resolve) => {

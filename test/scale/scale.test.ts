@@ -65,10 +65,15 @@ async function startReceiver() {
   };
 }
 
-async function waitUntil(check: () => boolean | Promise<boolean>, what: string, ms: number): Promise<number> {
+async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  ms: number,
+  diagnose: () => string = () => '',
+): Promise<number> {
   const start = Date.now();
   while (!(await check())) {
-    if (Date.now() - start > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() - start > ms) throw new Error(`timed out after ${ms} ms waiting for ${what} ${diagnose()}`);
     await sleep(250);
   }
   return Date.now() - start;
@@ -333,7 +338,7 @@ describe.skipIf(missing.length > 0)('scale-out through HAProxy, PgBouncer and a 
     const mails = () =>
       new Set(
         smtp.messages
-          .filter((m) => m.to.some((to) => /^k\d+-\d+@example\.org$/.test(to)))
+          .filter((m) => m.to.some((to) => /\bk\d+-\d+@example\.org\b/.test(to)))
           .map((m) => /^Message-ID: (\S+)/im.exec(m.data)?.[1]),
       ).size;
     await waitUntil(
@@ -342,12 +347,19 @@ describe.skipIf(missing.length > 0)('scale-out through HAProxy, PgBouncer and a 
         mails() >= orders,
       'every ticket mail',
       120_000,
+      () =>
+        `(mails ${mails()} of ${orders}; outbox: ${c.psql(c.primaryUrl, `select string_agg(concat_ws(' ', kind, status, attempts, last_error, n), '; ') from (select kind, status, attempts, last_error, count(*) n from outbox group by 1, 2, 3, 4) x`)})`,
     );
     const mailDone = (Date.now() - killedAt) / 1000;
     await waitUntil(
       () => c.psql(c.primaryUrl, `select count(*) from webhook_deliveries where status <> 'succeeded'`) === '0',
       'every webhook delivery',
       120_000,
+      () =>
+        c.psql(
+          c.primaryUrl,
+          `select string_agg(concat_ws(' ', status, attempts, n), '; ') from (select status, attempts, count(*) n from webhook_deliveries group by 1, 2) x`,
+        ),
     );
     const hooksDone = (Date.now() - killedAt) / 1000;
     const deliveries = Number(c.psql(c.primaryUrl, `select count(*) from webhook_deliveries`));
