@@ -218,6 +218,8 @@ async function build(opts: Options, parts: Parts): Promise<Cluster> {
     '-R',
     '-X',
     'stream',
+    // an immediate checkpoint: the default spread one makes the copy wait a minute and more
+    '--checkpoint=fast',
   ]);
   run(path.join(bin, 'pg_ctl'), [
     '-D',
@@ -280,6 +282,8 @@ async function build(opts: Options, parts: Parts): Promise<Cluster> {
       '  timeout server 30s',
       '  retries 3',
       '  option redispatch',
+      // the client's address for rate limits and logs (admit: ADMIT_TRUST_PROXY=1)
+      '  option forwardfor',
       'frontend admit',
       `  bind 127.0.0.1:${lbPort}`,
       '  default_backend instances',
@@ -308,6 +312,7 @@ async function build(opts: Options, parts: Parts): Promise<Cluster> {
         BASE_URL: balancerUrl,
         NODE_ENV: 'production',
         LOG_LEVEL: 'warn',
+        ADMIT_TRUST_PROXY: '1',
         ...opts.env,
         ...env,
       },
@@ -353,7 +358,9 @@ async function build(opts: Options, parts: Parts): Promise<Cluster> {
       await waitFor(() => psql(replicaUrl, `select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn`) === 't', 'the replica');
     },
     cpu() {
-      const pids = new Set(instances.filter((i) => i && i.child.exitCode === null && i.child.signalCode === null).map((i) => i.child.pid));
+      const pids = new Set(
+        instances.filter((i) => i && i.child.exitCode === null && i.child.signalCode === null).map((i) => i.child.pid),
+      );
       const cpuLine = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
       return {
         at: performance.now(),

@@ -26,7 +26,11 @@ export function countError(t: Tally, err: unknown): void {
 }
 
 /** Runs `workers` loops of `step` until `until()` says stop (checked between requests). */
-export async function loop(workers: number, until: () => boolean, step: (worker: number, n: number) => Promise<void>): Promise<void> {
+export async function loop(
+  workers: number,
+  until: () => boolean,
+  step: (worker: number, n: number) => Promise<void>,
+): Promise<void> {
   await Promise.all(
     Array.from({ length: workers }, async (_, w) => {
       for (let n = 0; !until(); n++) await step(w, n);

@@ -137,7 +137,12 @@ describe.skipIf(missing.length > 0)('scale-out through HAProxy, PgBouncer and a 
     // the refund goes to the local fake of the card provider
     await database.db
       .updateTable('accounts')
-      .set({ payments_mode: 'own_key', payments_provider: 'stripe', payments_api_key: 'sk_test_fake', payments_api_base: stripe.url })
+      .set({
+        payments_mode: 'own_key',
+        payments_provider: 'stripe',
+        payments_api_key: 'sk_test_fake',
+        payments_api_base: stripe.url,
+      })
       .where('slug', '=', 'scale')
       .execute();
     await database.db.updateTable('payments').set({ provider: 'stripe' }).where('provider_ref', '=', 'pi_RACE').execute();
@@ -214,9 +219,7 @@ describe.skipIf(missing.length > 0)('scale-out through HAProxy, PgBouncer and a 
         method: 'POST',
         headers,
         body: JSON.stringify({ items: [{ ticket_type_id: typeIds.free, quantity: 1 }], email: 'replica@example.org' }),
-      }).then((r) =>
-        expect(r.status).toBe(201),
-      );
+      }).then((r) => expect(r.status).toBe(201));
     await free();
     await c.replicaCaughtUp();
     expect(await sold()).toBe(1);
@@ -224,7 +227,9 @@ describe.skipIf(missing.length > 0)('scale-out through HAProxy, PgBouncer and a 
     c.psql(c.replicaUrl, 'select pg_wal_replay_pause()');
     try {
       for (let i = 0; i < 5; i++) await free();
-      expect(c.psql(c.primaryUrl, `select count(*) from orders o join events e on e.id = o.event_id where e.slug = 'open'`)).toBe('6');
+      expect(c.psql(c.primaryUrl, `select count(*) from orders o join events e on e.id = o.event_id where e.slug = 'open'`)).toBe(
+        '6',
+      );
       for (let i = 0; i < 6; i++) expect(await sold()).toBe(1);
     } finally {
       c.psql(c.replicaUrl, 'select pg_wal_replay_resume()');
@@ -278,21 +283,30 @@ describe.skipIf(missing.length > 0)('scale-out through HAProxy, PgBouncer and a 
     const ordersOf = () =>
       Number(c.psql(c.primaryUrl, `select count(*) from orders o join events e on e.id = o.event_id where e.slug = 'open'`));
     const takenOf = () =>
-      Number(c.psql(c.primaryUrl, `select i.taken from inventory i join ticket_types t on t.inventory_id = i.id where t.key = 'free'`));
+      Number(
+        c.psql(c.primaryUrl, `select i.taken from inventory i join ticket_types t on t.inventory_id = i.id where t.key = 'free'`),
+      );
     const [ordersBefore, takenBefore] = [ordersOf(), takenOf()];
     const tally = newTally();
     const answered = new Map<string, string>();
     let stop = false;
-    const running = loop(24, () => stop, async (w, n) => {
-      const key = `kill-${w}-${n}`;
-      const res = await postWithRetries(
-        `${c.balancerUrl}/api/v1/events/open/orders`,
-        { headers: { ...headers, 'idempotency-key': key }, body: JSON.stringify({ items: [{ ticket_type_id: typeIds.free, quantity: 2 }], email: `k${w}-${n}@example.org` }) },
-        tally,
-      );
-      if (res && (res.status === 201 || res.status === 200)) answered.set(key, String(res.body.ref));
-      else answered.set(key, `failed: ${res?.status ?? 'no answer'}`);
-    });
+    const running = loop(
+      24,
+      () => stop,
+      async (w, n) => {
+        const key = `kill-${w}-${n}`;
+        const res = await postWithRetries(
+          `${c.balancerUrl}/api/v1/events/open/orders`,
+          {
+            headers: { ...headers, 'idempotency-key': key },
+            body: JSON.stringify({ items: [{ ticket_type_id: typeIds.free, quantity: 2 }], email: `k${w}-${n}@example.org` }),
+          },
+          tally,
+        );
+        if (res && (res.status === 201 || res.status === 200)) answered.set(key, String(res.body.ref));
+        else answered.set(key, `failed: ${res?.status ?? 'no answer'}`);
+      },
+    );
     await sleep(2500);
     const victim = c.instances[2]!;
     await c.stopInstance(2, 'SIGKILL');
@@ -377,20 +391,24 @@ describe.skipIf(missing.length > 0)('scale-out through HAProxy, PgBouncer and a 
     const tally = newTally();
     let stop = false;
     let n = 0;
-    const running = loop(16, () => stop, async (w) => {
-      tally.sent++;
-      try {
-        const res =
-          w % 2 === 0
-            ? await fetch(`${c.balancerUrl}/api/v1/events/bulk/orders`, { method: 'POST', headers, body: orderBody('seat') })
-            : await fetch(`${c.balancerUrl}/api/v1/events/bulk`, { headers });
-        count(tally, res.status);
-        await res.arrayBuffer();
-      } catch (err) {
-        countError(tally, err);
-      }
-      n++;
-    });
+    const running = loop(
+      16,
+      () => stop,
+      async (w) => {
+        tally.sent++;
+        try {
+          const res =
+            w % 2 === 0
+              ? await fetch(`${c.balancerUrl}/api/v1/events/bulk/orders`, { method: 'POST', headers, body: orderBody('seat') })
+              : await fetch(`${c.balancerUrl}/api/v1/events/bulk`, { headers });
+          count(tally, res.status);
+          await res.arrayBuffer();
+        } catch (err) {
+          countError(tally, err);
+        }
+        n++;
+      },
+    );
     const started = Date.now();
     for (let i = 0; i < 3; i++) {
       await c.stopInstance(i, 'SIGTERM');

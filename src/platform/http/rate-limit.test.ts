@@ -61,7 +61,11 @@ describe('one budget, several instances', () => {
   it('three instances taking turns inside one second let through the budget, not three of it', async () => {
     t.clock.set('2026-11-22T14:00:05Z');
     const config = { ...t.ctx.config, rateLimitPerMin: 40 };
-    const apps = [await buildApp({ ...t.ctx, config }), await buildApp({ ...t.ctx, config }), await buildApp({ ...t.ctx, config })];
+    const apps = [
+      await buildApp({ ...t.ctx, config }),
+      await buildApp({ ...t.ctx, config }),
+      await buildApp({ ...t.ctx, config }),
+    ];
     try {
       let ok = 0;
       for (let i = 0; i < 120; i++) {

@@ -89,9 +89,7 @@ describe('outbox dispatch over SMTP', () => {
       await t.ctx.db.transaction().execute(async (trx) => {
         await enqueue(trx, { accountId: null, kind: 'test.slow', payload: { n } });
       });
-      ids.push(
-        (await t.ctx.db.selectFrom('outbox').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id as number,
-      );
+      ids.push((await t.ctx.db.selectFrom('outbox').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id as number);
     }
     const started: number[] = [];
     const handlers = {
