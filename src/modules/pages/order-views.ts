@@ -89,7 +89,15 @@ export function ledger(doc: OrderDocument): SafeHtml {
 export function eventHeader(doc: OrderDocument): SafeHtml {
   const { order } = doc;
   return html`<h1>${order.event_name}</h1>
-    <p class="muted">${formatInZone(order.event_starts_at, order.timezone)}${order.venue ? html` · ${order.venue.name}` : ''}</p>`;
+    <p class="muted">
+      ${formatInZone(order.event_starts_at, order.timezone)}${order.venue ? html` · ${order.venue.name}` : ''} ·
+      <a href="${calendarPath(order.account_slug, order.event_slug)}">Add to calendar</a>
+    </p>`;
+}
+
+/** Where the event's .ics file is (pages/public.routes.ts). */
+export function calendarPath(accountSlug: string, eventSlug: string): string {
+  return `/e/${encodeURIComponent(accountSlug)}/${encodeURIComponent(eventSlug)}/calendar.ics`;
 }
 
 /** One QR code per ticket, rendered from its QR token as inline SVG. */

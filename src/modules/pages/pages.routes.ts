@@ -9,6 +9,7 @@ import { PAGE_CSS, eventHeader, ledger, receipt, ticketCards } from './order-vie
 import { confirmCard, loadBySecret, notPayableMessage, paySandbox, payState, startCardPayment } from './pay-order.ts';
 import { shopRoutes } from './shop.routes.ts';
 import { qrRoutes } from './qr.routes.ts';
+import { publicRoutes } from './public.routes.ts';
 
 /** Progressive enhancement: the hold counts down when scripts run; the page works without. */
 const COUNTDOWN =
@@ -61,6 +62,7 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
   await app.register(shopRoutes);
   await app.register(qrRoutes);
+  await app.register(publicRoutes);
 
   app.get<{ Params: { secret: string } }>(
     '/pay/:secret',

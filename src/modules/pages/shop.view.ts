@@ -3,6 +3,7 @@ import { formatMoney } from '../../platform/money.ts';
 import { sessionName } from '../reports/availability.ts';
 import { formatInZone } from '../orders/order-document.ts';
 import { lowStock, type Form, type ShopData } from './shop.service.ts';
+import { calendarPath } from './order-views.ts';
 
 const SHOP_CSS = raw(`<style>
 .admit-shop fieldset{border:1px solid var(--admit-text-color-muted);border-radius:var(--admit-card-radius);margin:1rem 0;padding:.75rem 1rem}
@@ -50,6 +51,7 @@ export function shopPage(v: ShopView): SafeHtml {
     <h1>${event.name}</h1>
     <p class="muted">
       ${formatInZone(event.starts_at, event.timezone)}${event.venue ? html` · ${event.venue.name}` : ''}${data.channel.name ? html` · ${data.channel.name}` : ''}
+      · <a href="${calendarPath(data.account.slug, event.slug)}">Add to calendar</a>
     </p>
     ${
       v.message || errorList.length

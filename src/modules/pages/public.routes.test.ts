@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
+
+let t: TestApp;
+let a: Awaited<ReturnType<typeof seedAccount>>;
+let b: Awaited<ReturnType<typeof seedAccount>>;
+
+beforeAll(async () => {
+  t = await createTestApp({ now: '2026-11-22T12:00:00Z' });
+  a = await seedAccount(
+    t.ctx,
+    makeAccountFile({
+      events: [
+        makeEvent({
+          slug: 'later',
+          name: 'Later <b>Show</b>',
+          starts_at: '2027-05-01T18:00:00Z',
+          venue: { name: 'Halle Süd', address: 'Hafenstraße 12, Hamburg' },
+          description: 'Doors at 19:00, bring a friend.',
+        }),
+        makeEvent({ slug: 'sooner', name: 'Sooner Show', starts_at: '2026-12-01T18:00:00Z' }),
+        makeEvent({ slug: 'past', name: 'Past Show', starts_at: '2026-10-01T18:00:00Z' }),
+        // started an hour ago, ends tonight: still on the list
+        makeEvent({ slug: 'running', name: 'Running Show', starts_at: '2026-11-22T11:00:00Z', ends_at: '2026-11-22T22:00:00Z' }),
+      ],
+    }),
+  );
+  b = await seedAccount(t.ctx, makeAccountFile({ events: [makeEvent({ slug: 'other', name: 'Other Account Show' })] }));
+});
+afterAll(() => t.close());
+
+const get = (url: string) => t.call(null, { method: 'GET', url });
+
+describe('the root page', () => {
+  it('links the console and the API docs and lists upcoming events of every account, soonest first', async () => {
+    const res = await get('/');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('href="/console"');
+    expect(res.body).toContain('href="/docs"');
+    const order = ['Running Show', 'Sooner Show', 'Other Account Show', 'Later &lt;b&gt;Show&lt;/b&gt;'].map((n) =>
+      res.body.indexOf(n),
+    );
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
+    expect(res.body).not.toContain('Past Show');
+    expect(res.body).not.toContain('<b>Show</b>');
+  });
+});
+
+describe("an account's page", () => {
+  it("lists only that account's upcoming events, linked to their pages", async () => {
+    const res = await get(`/e/${a.slug}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(`href="/e/${a.slug}/sooner"`);
+    expect(res.body).toContain('Halle Süd');
+    expect(res.body).not.toContain('Other Account Show');
+    expect(res.body).not.toContain('Past Show');
+    expect((await get(`/e/${b.slug}`)).body).toContain('Other Account Show');
+  });
+
+  it('is a 404 page for an unknown account', async () => {
+    const res = await get('/e/no-such-account');
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toContain('text/html');
+  });
+});
+
+describe('the calendar file', () => {
+  it('is an iCalendar download of the event', async () => {
+    const res = await get(`/e/${a.slug}/later/calendar.ics`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/calendar; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="later.ics"');
+    const lines = res.body.replace(/\r\n /g, '').split('\r\n');
+    expect(lines).toContain('DTSTART:20270501T180000Z');
+    expect(lines).toContain('SUMMARY:Later <b>Show</b>');
+    expect(lines).toContain('LOCATION:Halle Süd\\, Hafenstraße 12\\, Hamburg');
+    expect(lines).toContain(`URL:http://admit.test/e/${a.slug}/later`);
+    expect(lines.some((l) => l.startsWith('UID:event-') && l.endsWith('@admit.test'))).toBe(true);
+  });
+
+  it('is linked from the event page', async () => {
+    const page = await get(`/e/${a.slug}/later`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`href="/e/${a.slug}/later/calendar.ics"`);
+  });
+
+  it('is a 404 for an event of another account', async () => {
+    expect((await get(`/e/${a.slug}/other/calendar.ics`)).statusCode).toBe(404);
+  });
+});
