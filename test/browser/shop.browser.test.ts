@@ -24,6 +24,10 @@ beforeAll(async () => {
         makeEvent({
           slug: 'fest',
           name: 'Harbour Fest',
+          description:
+            'Three stages on the **old harbour**, food from the quay and a late set on the pier.\n\n## Getting there\n\nTake the ferry to *Landungsbrücken*; the gates open at 17:00.',
+          venue: { name: 'Harbour Sheds', address: 'Am Kai 3, 20457 Hamburg', map_url: 'https://maps.example/sheds' },
+          sales_end_at: '2027-03-15T15:00:00Z',
           ticket_types: [
             { key: 'ga', name: 'General admission', price: 2500, capacity: 50, max_per_order: 6, tax_rate_bp: 700 },
             { key: 'gone', name: 'Front row', price: 6000, capacity: 0 },
@@ -68,6 +72,7 @@ async function buy(page: Page, pagePath: string, ticket: string, shot: string, e
   await page.getByLabel('Name').fill('Ada Lovelace');
   await page.getByLabel('Email').fill('ada@example.org');
   await page.getByLabel('How did you hear about us? (required)').fill('A friend');
+  if (shot === 'shop') await expect.poll(() => page.locator('[data-total] output').textContent()).toBe('€62.00');
   await page.screenshot({ path: `${SHOTS}/${shot}-form.png`, fullPage: true });
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await page.waitForURL(/\/pay\//);
@@ -94,6 +99,8 @@ describe('a person buying', () => {
     const url = await buy(page, `/e/${a.slug}/fest`, 'General admission', 'shop', async (p) => {
       await p.getByLabel('Tote bag').fill('1');
       await p.getByLabel('Discount code (optional)').fill('FRIENDS');
+      // the running total follows the quantities (2 × 25.00 is added by buy())
+      await expect.poll(() => p.locator('[data-total] output').textContent()).toBe('€12.00');
     });
     expect(await page.locator('.admit-ticket svg').count()).toBe(2);
     const o = await apiOrder(url);
@@ -109,6 +116,35 @@ describe('a person buying', () => {
       ['Tote bag', 1],
     ]);
     await page.close();
+  });
+
+  it('finds the event from the root page and the account page (phone and desktop, axe)', async () => {
+    for (const [width, height, size] of [
+      [390, 844, 'phone'],
+      [1280, 900, 'desktop'],
+    ] as const) {
+      const page = await browser.newPage({ viewport: { width, height } });
+      await page.goto(`${base}/`);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SHOTS}/root-${size}.png`, fullPage: true });
+      await page.goto(`${base}/e/${a.slug}`);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SHOTS}/account-${size}.png`, fullPage: true });
+      await page.getByRole('link', { name: 'Harbour Fest' }).click();
+      await page.waitForURL(/\/fest$/);
+      expect(await page.getByRole('heading', { name: 'Getting there' }).count()).toBe(1);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SHOTS}/event-${size}.png`, fullPage: true });
+      const ics = await page.request.get(
+        await page
+          .getByRole('link', { name: 'Add to calendar' })
+          .getAttribute('href')
+          .then((h) => `${base}${h}`),
+      );
+      expect(ics.headers()['content-type']).toContain('text/calendar');
+      expect(await ics.text()).toContain('SUMMARY:Harbour Fest');
+      await page.close();
+    }
   });
 
   it('buys through an audience page and a portal, which the orders record', async () => {

@@ -24,7 +24,10 @@ export interface CalendarEvent {
 const DEFAULT_LENGTH_MS = 2 * 60 * 60 * 1000;
 
 function stamp(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 export function escapeText(s: string): string {
@@ -69,7 +72,9 @@ export function eventCalendar(e: CalendarEvent): string {
     `DTEND:${stamp(end)}`,
     `SUMMARY:${escapeText(e.name)}`,
     ...(location ? [`LOCATION:${escapeText(location)}`] : []),
-    ...(e.description ? [`DESCRIPTION:${escapeText(`${e.description.trim()}\n\n${e.url}`)}`] : [`DESCRIPTION:${escapeText(e.url)}`]),
+    ...(e.description
+      ? [`DESCRIPTION:${escapeText(`${e.description.trim()}\n\n${e.url}`)}`]
+      : [`DESCRIPTION:${escapeText(e.url)}`]),
     `URL:${e.url}`,
     'END:VEVENT',
     'END:VCALENDAR',

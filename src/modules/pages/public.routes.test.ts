@@ -16,8 +16,9 @@ beforeAll(async () => {
           slug: 'later',
           name: 'Later <b>Show</b>',
           starts_at: '2027-05-01T18:00:00Z',
-          venue: { name: 'Halle Süd', address: 'Hafenstraße 12, Hamburg' },
-          description: 'Doors at 19:00, bring a friend.',
+          venue: { name: 'Halle Süd', address: 'Hafenstraße 12, Hamburg', map_url: 'https://maps.example/halle' },
+          description: 'Doors at **19:00**, bring a friend.\n\n<script>alert(1)</script>',
+          sales_end_at: '2027-05-01T16:00:00Z',
         }),
         makeEvent({ slug: 'sooner', name: 'Sooner Show', starts_at: '2026-12-01T18:00:00Z' }),
         makeEvent({ slug: 'past', name: 'Past Show', starts_at: '2026-10-01T18:00:00Z' }),
@@ -64,6 +65,20 @@ describe("an account's page", () => {
     const res = await get('/e/no-such-account');
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('text/html');
+  });
+});
+
+describe('the event page', () => {
+  it('shows the description as Markdown, the venue with its map link, when sales end, and prices for the total', async () => {
+    const res = await get(`/e/${a.slug}/later`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Doors at <strong>19:00</strong>, bring a friend.');
+    expect(res.body).not.toContain('<script>alert(1)</script>');
+    expect(res.body).toMatch(/<address class="admit-venue">\s*<strong>Halle Süd<\/strong><br \/>Hafenstraße 12, Hamburg/);
+    expect(res.body).toContain('href="https://maps.example/halle"');
+    expect(res.body).toContain('Sales end Sat, 1 May 2027, 18:00 (Europe/Berlin).');
+    expect(res.body).toMatch(/data-price="2500"/);
+    expect(res.body).toContain('held for you for 35 minutes');
   });
 });
 

@@ -87,19 +87,22 @@ const eventParams = {
 export async function publicRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
-  app.get('/', { config: { html: true }, schema: htmlSchema('This server: the console, the API docs, upcoming events') }, async (_request, reply) => {
-    const events = await upcoming(ctx.db, ctx.clock.now(), null);
-    const theme = buildPageTheme({
-      accountName: 'admit',
-      settings: deriveThemeSettings({}),
-      hidePoweredBy: true,
-      logoUrl: null,
-      bannerUrl: null,
-      backgroundUrl: null,
-      layout: null,
-      components: {},
-    });
-    const body = html`${LIST_CSS}
+  app.get(
+    '/',
+    { config: { html: true }, schema: htmlSchema('This server: the console, the API docs, upcoming events') },
+    async (_request, reply) => {
+      const events = await upcoming(ctx.db, ctx.clock.now(), null);
+      const theme = buildPageTheme({
+        accountName: 'admit',
+        settings: deriveThemeSettings({}),
+        hidePoweredBy: true,
+        logoUrl: null,
+        bannerUrl: null,
+        backgroundUrl: null,
+        layout: null,
+        components: {},
+      });
+      const body = html`${LIST_CSS}
       <h1>Tickets on this server</h1>
       <ul class="admit-links">
         <li><a href="/console">Organiser console</a></li>
@@ -107,8 +110,9 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
       </ul>
       <h2>Upcoming events</h2>
       ${eventList(events, true)}`;
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(theme.wrap(body.value, 'admit'));
-  });
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(theme.wrap(body.value, 'admit'));
+    },
+  );
 
   app.get<{ Params: { account: string } }>(
     '/e/:account',
@@ -116,7 +120,10 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const account = await findAccountBySlug(ctx.db, request.params.account);
       if (!account) throw notFound('This page does not exist');
-      const [events, theme] = await Promise.all([upcoming(ctx.db, ctx.clock.now(), account.id), loadPageTheme(ctx.db, account.id)]);
+      const [events, theme] = await Promise.all([
+        upcoming(ctx.db, ctx.clock.now(), account.id),
+        loadPageTheme(ctx.db, account.id),
+      ]);
       const body = html`${LIST_CSS}
         <h1>${account.name}</h1>
         <h2>Upcoming events</h2>

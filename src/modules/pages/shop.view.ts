@@ -1,5 +1,6 @@
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
-import { formatMoney } from '../../platform/money.ts';
+import { formatMoney, minorDigits } from '../../platform/money.ts';
+import { renderDescription } from '../events/description.ts';
 import { sessionName } from '../reports/availability.ts';
 import { formatInZone } from '../orders/order-document.ts';
 import { lowStock, type Form, type ShopData } from './shop.service.ts';
@@ -19,7 +20,25 @@ const SHOP_CSS = raw(`<style>
 [aria-invalid=true]{border-color:#b00020!important;outline:2px solid #b00020}
 .admit-errors{border:2px solid #b00020;border-radius:var(--admit-card-radius);padding:.5rem 1rem}
 .admit-soldout{font-weight:600}
+.admit-description{margin:1rem 0;line-height:1.55}
+.admit-description h2,.admit-description h3{margin:1.25rem 0 .4rem;font-size:1.15rem}
+.admit-venue{font-style:normal;margin:1rem 0;padding:.75rem 1rem;border-left:4px solid var(--admit-accent-color);background:color-mix(in srgb,var(--admit-accent-color) 6%,transparent);border-radius:0 var(--admit-card-radius) var(--admit-card-radius) 0}
+.admit-hint{font-weight:600}
+.admit-total{display:flex;justify-content:space-between;align-items:baseline;font-size:1.15rem;margin:1rem 0 .25rem;padding:.6rem 0;border-top:2px solid var(--admit-text-color-muted)}
 </style>`);
+
+/**
+ * The running total (progressive enhancement): sums quantity × unit price as quantities change
+ * and formats it for the page's language. Without scripts the total is shown on the pay page.
+ */
+const RUNNING_TOTAL =
+  raw(`<script>(()=>{const f=document.querySelector('form.admit-shop');const out=document.querySelector('[data-total]');if(!f||!out)return;
+const cur=out.dataset.currency,digits=Number(out.dataset.digits),lang=document.documentElement.lang||'en';
+const fmt=new Intl.NumberFormat(lang,{style:'currency',currency:cur.toUpperCase(),minimumFractionDigits:digits,maximumFractionDigits:digits});
+const sum=()=>{let t=0;for(const i of f.querySelectorAll('input[data-price]')){const q=Math.max(0,Math.floor(Number(i.value)||0));t+=q*Number(i.dataset.price)}
+for(const i of f.querySelectorAll('input[data-donation]')){const v=Number(String(i.value).replace(',','.'));if(v>0&&isFinite(v))t+=Math.round(v*10**digits)}
+out.querySelector('output').textContent=fmt.format(t/10**digits);out.hidden=false};
+f.addEventListener('input',sum);sum()})()</script>`);
 
 export interface ShopView {
   data: ShopData;
@@ -47,12 +66,30 @@ export function shopPage(v: ShopView): SafeHtml {
     n === null ? 'not sold in this currency' : n === 0 ? 'Free' : formatMoney(n, data.currency);
   const val = (k: string) => v.form[k] ?? '';
   const errorList = Object.entries(v.fields);
+  const description = renderDescription(event.description);
   return html`${SHOP_CSS}
     <h1>${event.name}</h1>
     <p class="muted">
       ${formatInZone(event.starts_at, event.timezone)}${event.venue ? html` · ${event.venue.name}` : ''}${data.channel.name ? html` · ${data.channel.name}` : ''}
       · <a href="${calendarPath(data.account.slug, event.slug)}">Add to calendar</a>
     </p>
+    ${description ? html`<section class="admit-description" aria-label="About this event">${description}</section>` : ''}
+    ${
+      event.venue
+        ? html`<address class="admit-venue">
+            <strong>${event.venue.name}</strong>${event.venue.address ? html`<br />${event.venue.address}` : ''}${
+              event.venue.map_url && /^https?:\/\//i.test(event.venue.map_url)
+                ? html`<br /><a href="${event.venue.map_url}">Map and directions</a>`
+                : ''
+            }
+          </address>`
+        : ''
+    }
+    ${
+      data.salesOpen && event.sales_end_at
+        ? html`<p class="admit-hint">Sales end ${formatInZone(event.sales_end_at, event.timezone)}.</p>`
+        : ''
+    }
     ${
       v.message || errorList.length
         ? html`<div class="admit-errors" role="alert" tabindex="-1" id="errors">
@@ -110,7 +147,7 @@ export function shopPage(v: ShopView): SafeHtml {
                     }
                   </div>
                   <div>
-                    ${soldOut || t.price === null ? html`<span class="admit-soldout">${soldOut ? 'Sold out' : 'Unavailable'}</span>` : html`<input type="number" inputmode="numeric" min="0" max="${t.max}" id="f-qty_${t.id}" name="qty_${t.id}" value="${val(`qty_${t.id}`) || '0'}" ${attrs(v, `qty_${t.id}`)} />`}
+                    ${soldOut || t.price === null ? html`<span class="admit-soldout">${soldOut ? 'Sold out' : 'Unavailable'}</span>` : html`<input type="number" inputmode="numeric" min="0" max="${t.max}" id="f-qty_${t.id}" name="qty_${t.id}" value="${val(`qty_${t.id}`) || '0'}" data-price="${t.price}" ${attrs(v, `qty_${t.id}`)} />`}
                   </div>
                 </div>`;
               })}
@@ -129,7 +166,7 @@ export function shopPage(v: ShopView): SafeHtml {
                           >${err(v, `good_${g.id}`)}
                         </div>
                         <div>
-                          ${soldOut || g.price === null ? html`<span class="admit-soldout">${soldOut ? 'Sold out' : 'Unavailable'}</span>` : html`<input type="number" inputmode="numeric" min="0" max="${Math.min(20, g.remaining ?? 20)}" id="f-good_${g.id}" name="good_${g.id}" value="${val(`good_${g.id}`) || '0'}" ${attrs(v, `good_${g.id}`)} />`}
+                          ${soldOut || g.price === null ? html`<span class="admit-soldout">${soldOut ? 'Sold out' : 'Unavailable'}</span>` : html`<input type="number" inputmode="numeric" min="0" max="${Math.min(20, g.remaining ?? 20)}" id="f-good_${g.id}" name="good_${g.id}" value="${val(`good_${g.id}`) || '0'}" data-price="${g.price}" ${attrs(v, `good_${g.id}`)} />`}
                         </div>
                       </div>`;
                     })}
@@ -140,7 +177,7 @@ export function shopPage(v: ShopView): SafeHtml {
               data.donations.length
                 ? html`<fieldset>
                     <legend>Donations</legend>
-                    ${data.donations.map((d) => html`<div class="field"><label for="f-donation_${d.id}">${d.name} (${data.currency.toUpperCase()}, any amount)</label><input type="text" inputmode="decimal" id="f-donation_${d.id}" name="donation_${d.id}" value="${val(`donation_${d.id}`)}" ${attrs(v, `donation_${d.id}`)} />${err(v, `donation_${d.id}`)}</div>`)}
+                    ${data.donations.map((d) => html`<div class="field"><label for="f-donation_${d.id}">${d.name} (${data.currency.toUpperCase()}, any amount)</label><input type="text" inputmode="decimal" id="f-donation_${d.id}" name="donation_${d.id}" value="${val(`donation_${d.id}`)}" data-donation ${attrs(v, `donation_${d.id}`)} />${err(v, `donation_${d.id}`)}</div>`)}
                   </fieldset>`
                 : ''
             }
@@ -184,9 +221,16 @@ export function shopPage(v: ShopView): SafeHtml {
                 />${err(v, 'code')}
               </div>
             </fieldset>
-            <p class="muted">Your tickets are reserved for 35 minutes while you pay.</p>
+            <p class="admit-total" data-total data-currency="${data.currency}" data-digits="${minorDigits(data.currency)}" hidden>
+              <span>Total</span> <output aria-live="polite"></output>
+            </p>
+            <p class="muted">
+              When you continue, your tickets are held for you for 35 minutes while you pay; if you do not pay
+              in that time, they go back on sale.
+            </p>
             <button type="submit">Continue to payment</button>
-          </form>`
+          </form>
+          ${RUNNING_TOTAL}`
     }`;
 }
 
