@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, seriousViolations, SHOTS } from './chromium.ts';
@@ -6,6 +10,17 @@ import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
 
 /** A person buying on the event page, an audience page and a portal, in Debian's Chromium. */
+
+/** The text of a PDF, by poppler's pdftotext (CI installs poppler-utils with Chromium). */
+function pdfText(pdf: Buffer): string {
+  const file = path.join(os.tmpdir(), `admit-${process.pid}-${Date.now()}.pdf`);
+  fs.writeFileSync(file, pdf);
+  try {
+    return execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
 
 let t: TestApp;
 let browser: Browser;
@@ -104,6 +119,16 @@ describe('a person buying', () => {
     });
     expect(await page.locator('.admit-ticket svg').count()).toBe(2);
     const o = await apiOrder(url);
+    // the tickets to keep: the PDF the order page links, read back as text
+    const pdf = await page.request.get(
+      `${base}${await page.getByRole('link', { name: 'Download tickets (PDF)' }).getAttribute('href')}`,
+    );
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    const text = pdfText(await pdf.body());
+    expect(text).toContain('Harbour Fest');
+    expect(text).toContain('Ada Lovelace');
+    expect(o.tickets).toHaveLength(2);
+    for (const ref of o.tickets as string[]) expect(text).toContain(ref);
     expect(o).toMatchObject({
       status: 'paid',
       audience: null,

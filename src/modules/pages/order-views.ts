@@ -101,7 +101,7 @@ export function calendarPath(accountSlug: string, eventSlug: string): string {
 }
 
 /** One QR code per ticket, rendered from its QR token as inline SVG. */
-export async function ticketCards(doc: OrderDocument): Promise<SafeHtml> {
+export async function ticketCards(doc: OrderDocument, pdfHref: ((ref: string) => string) | null = null): Promise<SafeHtml> {
   if (!doc.tickets.length) return html``;
   const cards = await Promise.all(
     doc.tickets.map(async (t) => {
@@ -114,7 +114,7 @@ export async function ticketCards(doc: OrderDocument): Promise<SafeHtml> {
             >${t.ref}</small
           >
         </p>
-        ${voided ? html`<p><strong>No longer valid</strong></p>` : ''}
+        ${voided ? html`<p><strong>No longer valid</strong></p>` : pdfHref ? html`<p><a href="${pdfHref(t.ref)}">Ticket ${t.ref} as PDF</a></p>` : ''}
       </li>`;
     }),
   );

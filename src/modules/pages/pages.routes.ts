@@ -5,7 +5,9 @@ import { PAGE_CSP } from '../../platform/http/security-headers.ts';
 import { formatMoney } from '../../platform/money.ts';
 import { formatInZone, type OrderDocument } from '../orders/order-document.ts';
 import { loadPageTheme } from '../themes/page-theme.ts';
-import { PAGE_CSS, eventHeader, ledger, receipt, ticketCards } from './order-views.ts';
+import { PAGE_CSS, calendarPath, eventHeader, ledger, receipt, ticketCards } from './order-views.ts';
+import { ticketsPdf } from '../orders/ticket-pdf.ts';
+import { notFound } from '../../platform/errors.ts';
 import { confirmCard, loadBySecret, notPayableMessage, paySandbox, payState, startCardPayment } from './pay-order.ts';
 import { shopRoutes } from './shop.routes.ts';
 import { qrRoutes } from './qr.routes.ts';
@@ -136,6 +138,43 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
+  const pdfSchema = (summary: string, withRef: boolean) => ({
+    tags: ['pages'],
+    summary,
+    params: {
+      type: 'object',
+      required: withRef ? ['secret', 'ref'] : ['secret'],
+      properties: { secret: { type: 'string', maxLength: 128 }, ...(withRef ? { ref: { type: 'string', maxLength: 64 } } : {}) },
+    },
+    produces: ['application/pdf'],
+    response: { 200: { type: 'string', format: 'binary' }, 404: { type: 'string' } },
+  });
+  const sendPdf = async (reply: FastifyReply, doc: OrderDocument, refs: string[] | undefined, filename: string) => {
+    const pdf = doc.order.status === 'paid' ? await ticketsPdf({ doc, ...(refs ? { refs } : {}) }) : null;
+    if (!pdf) throw notFound('There is no valid ticket to print here');
+    return reply
+      .header('cache-control', 'private, no-store')
+      .header('content-disposition', `inline; filename="${filename}"`)
+      .type('application/pdf')
+      .send(pdf);
+  };
+  app.get<{ Params: { secret: string } }>(
+    '/o/:secret/tickets.pdf',
+    { config: { html: true }, schema: pdfSchema("The order's valid tickets as one PDF (capability URL)", false) },
+    async (request, reply) => {
+      const doc = await loadBySecret(ctx, request.params.secret);
+      return sendPdf(reply, doc, undefined, `tickets-${doc.order.ref}.pdf`);
+    },
+  );
+  app.get<{ Params: { secret: string; ref: string } }>(
+    '/o/:secret/tickets/:ref.pdf',
+    { config: { html: true }, schema: pdfSchema('One ticket as a PDF (capability URL)', true) },
+    async (request, reply) => {
+      const doc = await loadBySecret(ctx, request.params.secret);
+      return sendPdf(reply, doc, [request.params.ref], `ticket-${request.params.ref}.pdf`);
+    },
+  );
+
   async function payPageBody(doc: OrderDocument): Promise<SafeHtml> {
     const state = payState(ctx, doc);
     if (state !== 'payable') return notPayable(doc, state);
@@ -193,7 +232,15 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     return html`${eventHeader(doc)}
       <p class="admit-status" role="status">Order <strong>${order.ref}</strong>: ${status[order.status] ?? order.status}</p>
       ${order.status === 'pending' ? html`<p><a class="button" href="/pay/${secret}">Pay now</a></p>` : ''}
-      ${await ticketCards(doc)}
+      ${
+        order.status === 'paid' && doc.tickets.some((t) => t.status !== 'voided')
+          ? html`<p class="admit-downloads">
+              <a class="button" href="/o/${secret}/tickets.pdf">Download tickets (PDF)</a>
+              <a href="${calendarPath(order.account_slug, order.event_slug)}">Add to calendar (.ics)</a>
+            </p>`
+          : ''
+      }
+      ${await ticketCards(doc, order.status === 'paid' ? (ref) => `/o/${secret}/tickets/${encodeURIComponent(ref)}.pdf` : null)}
       <h2>Receipt</h2>
       ${receipt(doc)}${ledger(doc)}
       <p class="muted">Keep this page’s address private: whoever has it holds the order.</p>`;
