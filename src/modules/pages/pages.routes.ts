@@ -5,7 +5,7 @@ import { PAGE_CSP } from '../../platform/http/security-headers.ts';
 import { formatMoney } from '../../platform/money.ts';
 import { formatInZone, type OrderDocument } from '../orders/order-document.ts';
 import { loadPageTheme } from '../themes/page-theme.ts';
-import { PAGE_CSS, calendarPath, eventHeader, ledger, receipt, ticketCards } from './order-views.ts';
+import { PAGE_CSS, eventHeader, ledger, receipt, ticketCards } from './order-views.ts';
 import { ticketsPdf } from '../orders/ticket-pdf.ts';
 import { notFound } from '../../platform/errors.ts';
 import { confirmCard, loadBySecret, notPayableMessage, paySandbox, payState, startCardPayment } from './pay-order.ts';
@@ -234,10 +234,7 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
       ${order.status === 'pending' ? html`<p><a class="button" href="/pay/${secret}">Pay now</a></p>` : ''}
       ${
         order.status === 'paid' && doc.tickets.some((t) => t.status !== 'voided')
-          ? html`<p class="admit-downloads">
-              <a class="button" href="/o/${secret}/tickets.pdf">Download tickets (PDF)</a>
-              <a href="${calendarPath(order.account_slug, order.event_slug)}">Add to calendar (.ics)</a>
-            </p>`
+          ? html`<p class="admit-downloads"><a class="button" href="/o/${secret}/tickets.pdf">Download tickets (PDF)</a></p>`
           : ''
       }
       ${await ticketCards(doc, order.status === 'paid' ? (ref) => `/o/${secret}/tickets/${encodeURIComponent(ref)}.pdf` : null)}
