@@ -15,6 +15,7 @@ export async function loadOrderDocument(db: Db, where: { id: number } | { secret
       'e.slug as event_slug',
       'e.timezone',
       'e.starts_at as event_starts_at',
+      'e.ends_at as event_ends_at',
       'e.venue',
       'e.tax_mode',
       'a.slug as account_slug',

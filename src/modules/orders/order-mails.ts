@@ -1,6 +1,9 @@
 import type { AppContext } from '../../platform/context.ts';
 import { escapeHtml } from '../../platform/http/html.ts';
-import type { MailMessage } from '../../platform/mail/mailer.ts';
+import QRCode from 'qrcode';
+import type { MailAttachment, MailMessage } from '../../platform/mail/mailer.ts';
+import { calendarFileName, eventCalendar } from '../events/calendar.ts';
+import { ticketsPdf } from './ticket-pdf.ts';
 import { formatMoney } from '../../platform/money.ts';
 import { formatInZone, loadOrderDocument, type OrderDocument } from './order-document.ts';
 
@@ -8,12 +11,36 @@ function orderPageUrl(ctx: AppContext, doc: OrderDocument): string {
   return `${ctx.config.baseUrl}/o/${doc.order.access_secret}`;
 }
 
-function mailHtml(title: string, paragraphs: string[], link?: { href: string; text: string }): string {
+function mailHtml(title: string, paragraphs: string[], link?: { href: string; text: string }, extra = ''): string {
   return `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;color:#1b1b1f;max-width:36rem;margin:auto">
 <h1 style="font-size:1.3rem">${escapeHtml(title)}</h1>
 ${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 ${link ? `<p><a href="${escapeHtml(link.href)}" style="color:#2d4fd6">${escapeHtml(link.text)}</a></p>` : ''}
+${extra}
 </body></html>`;
+}
+
+/** One inline QR code per valid ticket, with its type, name and reference beside it. */
+async function ticketBlocks(doc: OrderDocument): Promise<{ html: string; attachments: MailAttachment[] }> {
+  const valid = doc.tickets.filter((t) => t.status !== 'voided');
+  const attachments: MailAttachment[] = [];
+  const blocks: string[] = [];
+  for (const t of valid) {
+    const cid = `qr-${t.ref}@admit`;
+    attachments.push({
+      filename: `qr-${t.ref}.png`,
+      content: await QRCode.toBuffer(t.qr_token, { type: 'png', errorCorrectionLevel: 'M', margin: 1, width: 360 }),
+      contentType: 'image/png',
+      cid,
+    });
+    blocks.push(
+      `<table role="presentation" style="border:1px solid #c8c8cc;border-radius:8px;margin:12px 0;width:100%"><tr>` +
+        `<td style="padding:12px;width:180px"><img src="cid:${escapeHtml(cid)}" width="160" height="160" alt="QR code for ticket ${escapeHtml(t.ref)}"></td>` +
+        `<td style="padding:12px;vertical-align:top"><strong>${escapeHtml(t.type_name)}</strong><br>${escapeHtml(t.attendee_name ?? doc.order.name ?? '')}<br><span style="color:#555">${escapeHtml(t.ref)}</span></td>` +
+        `</tr></table>`,
+    );
+  }
+  return { html: blocks.join('\n'), attachments };
 }
 
 /** The ticket mail: the order page link (where the QR codes are) and the tickets. */
@@ -31,11 +58,30 @@ export async function renderTicketMail(ctx: AppContext, payload: Record<string, 
     ...(tickets.length ? [`Your tickets: ${tickets.join('; ')}.`] : []),
     'Show the QR codes on your order page at the door. Keep this link private: whoever has it holds the order.',
   ];
+  // the tickets travel with the mail: QR codes inline, the PDF and the calendar entry attached
+  const blocks = await ticketBlocks(doc);
+  const pdf = await ticketsPdf({ doc });
+  const ics = eventCalendar({
+    uid: `event-${order.event_id}@${new URL(ctx.config.baseUrl).host}`,
+    name: order.event_name,
+    startsAt: new Date(order.event_starts_at),
+    endsAt: order.event_ends_at ? new Date(order.event_ends_at) : null,
+    venue: order.venue ?? null,
+    description: null,
+    url: `${ctx.config.baseUrl}/e/${encodeURIComponent(order.account_slug)}/${encodeURIComponent(order.event_slug)}`,
+    now: ctx.clock.now(),
+  });
   return {
     to: email,
+    fromName: `${order.event_name} (${order.account_name})`,
     subject: `Your tickets for ${order.event_name} (${order.ref})`,
     text: `${lines.join('\n\n')}\n\nYour order page: ${url}\n`,
-    html: mailHtml(`Your tickets for ${order.event_name}`, lines, { href: url, text: 'Open your tickets' }),
+    html: mailHtml(`Your tickets for ${order.event_name}`, lines, { href: url, text: 'Open your tickets' }, blocks.html),
+    attachments: [
+      ...blocks.attachments,
+      ...(pdf ? [{ filename: `tickets-${order.ref}.pdf`, content: pdf, contentType: 'application/pdf' }] : []),
+      { filename: calendarFileName(order.event_slug), content: ics, contentType: 'text/calendar; charset=utf-8' },
+    ],
   };
 }
 

@@ -27,7 +27,16 @@ export async function mailViewerRoutes(app: FastifyInstance): Promise<void> {
       for (const r of rows) {
         const h = outboxHandlers[r.kind];
         const msg = h?.type === 'mail' ? await h.render(app.ctx, r.payload).catch(() => null) : null;
-        if (msg) mails.push({ id: r.id, kind: r.kind, status: r.status, created_at: r.created_at, ...msg });
+        if (msg) {
+          // attachments by name, type and size: their bytes are for the SMTP server
+          const attachments = (msg.attachments ?? []).map((x) => ({
+            filename: x.filename,
+            content_type: x.contentType,
+            size: typeof x.content === 'string' ? Buffer.byteLength(x.content) : x.content.length,
+            inline: Boolean(x.cid),
+          }));
+          mails.push({ id: r.id, kind: r.kind, status: r.status, created_at: r.created_at, ...msg, attachments });
+        }
       }
       if ((request.query as { format?: string }).format === 'json') return reply.type('application/json').send({ mails });
       return reply
@@ -68,6 +77,14 @@ export async function mailViewerRoutes(app: FastifyInstance): Promise<void> {
                         <h2>${m.subject}</h2>
                         <p>To ${m.to} · ${m.kind} · ${m.status}</p>
                         <pre>${m.text}</pre>
+                        ${
+                          m.attachments.length
+                            ? html`<p>
+                                Attached:
+                                ${m.attachments.map((x, i) => html`${i ? ', ' : ''}${x.filename} (${x.content_type}, ${x.size} bytes${x.inline ? ', inline' : ''})`)}
+                              </p>`
+                            : ''
+                        }
                       </article>`,
                   )}
                 </main>

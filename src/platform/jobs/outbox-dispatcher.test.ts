@@ -4,6 +4,7 @@ import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories
 import { startFakeSmtp, type FakeSmtp } from '../../../test/fakes/fake-smtp.ts';
 import { backoffMs, dispatchOutbox } from './outbox-dispatcher.ts';
 import { enqueue } from './outbox.ts';
+import { simpleParser } from 'mailparser';
 
 let t: TestApp;
 let smtp: FakeSmtp;
@@ -80,6 +81,31 @@ describe('outbox dispatch over SMTP', () => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'sent', attempts: 2, last_error: null });
+  });
+
+  it('carries the tickets: HTML and text, inline QR codes the HTML shows, the PDF and the calendar entry attached', async () => {
+    const before = smtp.messages.length;
+    const o = (await freeOrder('lin@example.org')).json();
+    await t.jobs.runAll();
+    expect(smtp.messages.length).toBe(before + 1);
+    const mail = await simpleParser(smtp.messages.at(-1)!.data, { skipImageLinks: true });
+    expect(mail.from?.value[0]).toMatchObject({ name: `Open Day (Account ${a.slug})`, address: 'tickets@admit.test' });
+    expect(mail.subject).toBe(`Your tickets for Open Day (${o.ref})`);
+    expect(mail.text).toContain('/o/');
+    expect(mail.html).toContain('Your tickets for Open Day');
+    const inline = mail.attachments.filter((x) => x.contentType === 'image/png');
+    expect(inline).toHaveLength(2);
+    for (const img of inline) {
+      expect(img.cid).toMatch(/^qr-.+@admit$/);
+      expect(mail.html).toContain(`cid:${img.cid}`);
+      expect(img.content.subarray(1, 4).toString()).toBe('PNG');
+    }
+    const pdf = mail.attachments.find((x) => x.contentType === 'application/pdf');
+    expect(pdf?.filename).toBe(`tickets-${o.ref}.pdf`);
+    expect(pdf?.content.subarray(0, 5).toString()).toBe('%PDF-');
+    const ics = mail.attachments.find((x) => x.contentType.startsWith('text/calendar'));
+    expect(ics?.filename).toBe('free.ics');
+    expect(ics?.content.toString()).toContain('SUMMARY:Open Day');
   });
 
   it('cuts off work that hangs past its deadline, and hands back what its claim has no time left for', async () => {

@@ -1,11 +1,22 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 
+export interface MailAttachment {
+  filename: string;
+  content: Buffer | string;
+  contentType: string;
+  /** set: an inline part the HTML shows as `cid:<cid>` (a QR code) */
+  cid?: string;
+}
+
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html: string;
+  /** the sender's display name (the address is MAIL_FROM): which event or account writes */
+  fromName?: string;
+  attachments?: MailAttachment[];
 }
 
 export interface Mailer {
@@ -47,12 +58,22 @@ export function mailerFor(config: Config): Mailer {
     delivers: true,
     async send(msg) {
       await transport.sendMail({
-        from: config.mailFrom,
+        from: msg.fromName ? { name: msg.fromName, address: config.mailFrom } : config.mailFrom,
         to: msg.to,
         subject: msg.subject,
         text: msg.text,
         html: msg.html,
         messageId: msg.messageId,
+        ...(msg.attachments?.length
+          ? {
+              attachments: msg.attachments.map((a) => ({
+                filename: a.filename,
+                content: a.content,
+                contentType: a.contentType,
+                ...(a.cid ? { cid: a.cid, contentDisposition: 'inline' as const } : {}),
+              })),
+            }
+          : {}),
       });
     },
   };
