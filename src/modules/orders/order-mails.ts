@@ -101,7 +101,10 @@ export async function renderLatePaymentMail(ctx: AppContext, payload: Record<str
       ];
   return {
     to: email,
-    subject: reinstated ? `Order ${order.ref} confirmed` : `Order ${order.ref}: your payment is being refunded`,
+    fromName: `${order.event_name} (${order.account_name})`,
+    subject: reinstated
+      ? `Order ${order.ref} for ${order.event_name} confirmed`
+      : `Order ${order.ref} for ${order.event_name}: your payment is being refunded`,
     text: `${lines.join('\n\n')}\n\nYour order page: ${orderPageUrl(ctx, doc)}\n`,
     html: mailHtml(reinstated ? 'Your order is confirmed' : 'Your payment is being refunded', lines, {
       href: orderPageUrl(ctx, doc),
@@ -124,6 +127,7 @@ export async function renderPayLinkMail(ctx: AppContext, payload: Record<string,
   ];
   return {
     to: doc.order.email,
+    fromName: `${order.event_name} (${order.account_name})`,
     subject: `Complete your order for ${order.event_name} (${order.ref})`,
     text: `${lines.join('\n\n')}\n\nPay here: ${url}\n`,
     html: mailHtml(`Complete your order for ${order.event_name}`, lines, { href: url, text: 'Pay now' }),

@@ -25,7 +25,8 @@ export async function renderRefundMail(ctx: AppContext, payload: Record<string, 
   ];
   return {
     to: email,
-    subject: `Refund for order ${order.ref}`,
+    fromName: `${order.event_name} (${order.account_name})`,
+    subject: `Refund for order ${order.ref} (${order.event_name})`,
     text: lines.join('\n\n') + '\n',
     html: `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif"><h1 style="font-size:1.3rem">Your refund</h1>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}</body></html>`,
   };
