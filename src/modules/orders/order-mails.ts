@@ -4,6 +4,7 @@ import QRCode from 'qrcode';
 import type { MailAttachment, MailMessage } from '../../platform/mail/mailer.ts';
 import { calendarFileName, eventCalendar } from '../events/calendar.ts';
 import { ticketsPdf } from './ticket-pdf.ts';
+import { loadMailLayout } from '../themes/page-theme.ts';
 import { formatMoney } from '../../platform/money.ts';
 import { formatInZone, loadOrderDocument, type OrderDocument } from './order-document.ts';
 
@@ -11,12 +12,26 @@ function orderPageUrl(ctx: AppContext, doc: OrderDocument): string {
   return `${ctx.config.baseUrl}/o/${doc.order.access_secret}`;
 }
 
-function mailHtml(title: string, paragraphs: string[], link?: { href: string; text: string }, extra = ''): string {
-  return `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;color:#1b1b1f;max-width:36rem;margin:auto">
-<h1 style="font-size:1.3rem">${escapeHtml(title)}</h1>
+/**
+ * A buyer mail's HTML: the title, the paragraphs, the link and any extra blocks, inside the
+ * account's email layout when its theme names one, else in the built-in plain layout.
+ */
+export async function buyerMailHtml(
+  ctx: AppContext,
+  accountId: number,
+  title: string,
+  paragraphs: string[],
+  link?: { href: string; text: string },
+  extra = '',
+): Promise<string> {
+  const inner = `<h1 style="font-size:1.3rem">${escapeHtml(title)}</h1>
 ${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 ${link ? `<p><a href="${escapeHtml(link.href)}" style="color:#2d4fd6">${escapeHtml(link.text)}</a></p>` : ''}
-${extra}
+${extra}`;
+  const layout = await loadMailLayout(ctx.db, accountId, ctx.config.baseUrl);
+  if (layout) return layout(inner, title);
+  return `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;color:#1b1b1f;max-width:36rem;margin:auto">
+${inner}
 </body></html>`;
 }
 
@@ -76,7 +91,14 @@ export async function renderTicketMail(ctx: AppContext, payload: Record<string, 
     fromName: `${order.event_name} (${order.account_name})`,
     subject: `Your tickets for ${order.event_name} (${order.ref})`,
     text: `${lines.join('\n\n')}\n\nYour order page: ${url}\n`,
-    html: mailHtml(`Your tickets for ${order.event_name}`, lines, { href: url, text: 'Open your tickets' }, blocks.html),
+    html: await buyerMailHtml(
+      ctx,
+      order.account_id,
+      `Your tickets for ${order.event_name}`,
+      lines,
+      { href: url, text: 'Open your tickets' },
+      blocks.html,
+    ),
     attachments: [
       ...blocks.attachments,
       ...(pdf ? [{ filename: `tickets-${order.ref}.pdf`, content: pdf, contentType: 'application/pdf' }] : []),
@@ -106,10 +128,16 @@ export async function renderLatePaymentMail(ctx: AppContext, payload: Record<str
       ? `Order ${order.ref} for ${order.event_name} confirmed`
       : `Order ${order.ref} for ${order.event_name}: your payment is being refunded`,
     text: `${lines.join('\n\n')}\n\nYour order page: ${orderPageUrl(ctx, doc)}\n`,
-    html: mailHtml(reinstated ? 'Your order is confirmed' : 'Your payment is being refunded', lines, {
-      href: orderPageUrl(ctx, doc),
-      text: 'Open your order',
-    }),
+    html: await buyerMailHtml(
+      ctx,
+      order.account_id,
+      reinstated ? 'Your order is confirmed' : 'Your payment is being refunded',
+      lines,
+      {
+        href: orderPageUrl(ctx, doc),
+        text: 'Open your order',
+      },
+    ),
   };
 }
 
@@ -130,6 +158,9 @@ export async function renderPayLinkMail(ctx: AppContext, payload: Record<string,
     fromName: `${order.event_name} (${order.account_name})`,
     subject: `Complete your order for ${order.event_name} (${order.ref})`,
     text: `${lines.join('\n\n')}\n\nPay here: ${url}\n`,
-    html: mailHtml(`Complete your order for ${order.event_name}`, lines, { href: url, text: 'Pay now' }),
+    html: await buyerMailHtml(ctx, order.account_id, `Complete your order for ${order.event_name}`, lines, {
+      href: url,
+      text: 'Pay now',
+    }),
   };
 }

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../platform/context.ts';
-import { escapeHtml } from '../../platform/http/html.ts';
 import type { MailMessage } from '../../platform/mail/mailer.ts';
 import { formatMoney } from '../../platform/money.ts';
 import { loadOrderDocument } from '../orders/order-document.ts';
+import { buyerMailHtml } from '../orders/order-mails.ts';
 
 /** The refund mail: how much went back, and that the tickets are no longer valid. */
 export async function renderRefundMail(ctx: AppContext, payload: Record<string, unknown>): Promise<MailMessage | null> {
@@ -28,6 +28,6 @@ export async function renderRefundMail(ctx: AppContext, payload: Record<string, 
     fromName: `${order.event_name} (${order.account_name})`,
     subject: `Refund for order ${order.ref} (${order.event_name})`,
     text: lines.join('\n\n') + '\n',
-    html: `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif"><h1 style="font-size:1.3rem">Your refund</h1>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}</body></html>`,
+    html: await buyerMailHtml(ctx, order.account_id, 'Your refund', lines),
   };
 }

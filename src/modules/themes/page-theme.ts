@@ -256,3 +256,77 @@ export function expansionWithinBudget(layout: string, partials: Record<string, s
   };
   return measure(layout) <= EXPANSION_BUDGET;
 }
+
+/**
+ * The account's email layout (the default theme's `default_email_html_template_id`) as a wrapper
+ * for a mail's HTML: the layout rendered like the web one (Mustache, escaped, sanitised), the mail's
+ * own content in its `{{{content}}}` slot, images as absolute URLs. Null when the theme names no
+ * email layout (or it does not render): the mail keeps its built-in look.
+ */
+export async function loadMailLayout(
+  db: Db,
+  accountId: number,
+  baseUrl: string,
+): Promise<((contentHtml: string, title: string) => string) | null> {
+  const theme = await db
+    .selectFrom('themes')
+    .select(['settings', 'logo_image_id', 'banner_image_id'])
+    .where('account_id', '=', accountId)
+    .where('is_default', '=', true)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!theme) return null;
+  const settings = deriveThemeSettings((theme.settings as Record<string, unknown> | undefined) ?? {});
+  const layoutId = settings.default_email_html_template_id;
+  if (typeof layoutId !== 'number' || !Number.isSafeInteger(layoutId)) return null;
+  const templates = await db
+    .selectFrom('html_templates')
+    .select(['id', 'key', 'kind', 'channel', 'body'])
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('id', '=', layoutId), eb('kind', '=', 'component')]))
+    .execute();
+  let layout: string | null = null;
+  const components: Record<string, string> = {};
+  for (const t of templates) {
+    if (Number(t.id) === layoutId && t.kind === 'layout' && t.channel === 'email') layout = t.body;
+    else if (t.kind === 'component') components[t.key] = t.body;
+  }
+  if (!layout) return null;
+  const ids = [theme.logo_image_id, theme.banner_image_id].filter((x): x is number => x !== null && x !== undefined);
+  const images = ids.length
+    ? await db.selectFrom('images').select(['id', 'sha256']).where('account_id', '=', accountId).where('id', 'in', ids).execute()
+    : [];
+  const origin = baseUrl.replace(/\/$/, '');
+  const urlOf = (id: number | null | undefined) => {
+    const img = images.find((i) => Number(i.id) === Number(id));
+    return img ? `${origin}${imagePath(Number(img.id), img.sha256)}` : null;
+  };
+  const account = await db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirst();
+  const inputs: ThemeInputs = {
+    accountName: account?.name ?? '',
+    settings,
+    hidePoweredBy: true,
+    logoUrl: urlOf(theme.logo_image_id),
+    bannerUrl: urlOf(theme.banner_image_id),
+    backgroundUrl: null,
+    layout,
+    components,
+  };
+  return (contentHtml, title) => {
+    const rendered = renderLayout(inputs, title, { header: '', footer: '', powered_by: '' });
+    let body = contentHtml;
+    if (rendered) {
+      const first = rendered.html.indexOf(rendered.slot);
+      body =
+        first < 0
+          ? `${rendered.html}${contentHtml}`
+          : rendered.html.slice(0, first) +
+            contentHtml +
+            rendered.html
+              .slice(first + rendered.slot.length)
+              .split(rendered.slot)
+              .join('');
+    }
+    return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`;
+  };
+}

@@ -108,6 +108,44 @@ describe('outbox dispatch over SMTP', () => {
     expect(ics?.content.toString()).toContain('SUMMARY:Open Day');
   });
 
+  it("wraps the HTML in the account's email layout when its theme names one", async () => {
+    const account = await t.ctx.db.selectFrom('accounts').select('id').where('slug', '=', a.slug).executeTakeFirstOrThrow();
+    const tpl = await t.ctx.db
+      .insertInto('html_templates')
+      .values({
+        account_id: account.id,
+        key: 'mail-frame',
+        name: 'Mail frame',
+        kind: 'layout',
+        channel: 'email',
+        body: '<div class="frame"><p>{{account_name}} news</p>{{{content}}}<p>See you there</p><script>x()</script></div>',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const theme = await t.ctx.db
+      .insertInto('themes')
+      .values({
+        account_id: account.id,
+        name: 'Mail',
+        is_default: true,
+        settings: JSON.stringify({ default_email_html_template_id: Number(tpl.id) }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    try {
+      await freeOrder('frame@example.org');
+      await t.jobs.runAll();
+      const mail = await simpleParser(smtp.messages.at(-1)!.data, { skipImageLinks: true });
+      const body = String(mail.html);
+      expect(body).toMatch(/<div class="frame"><p>Account [^<]+ news<\/p><h1[^>]*>Your tickets for Open Day<\/h1>/);
+      expect(body).toContain('<p>See you there</p>');
+      expect(body).toContain('cid:qr-');
+      expect(body).not.toContain('<script');
+    } finally {
+      await t.ctx.db.deleteFrom('themes').where('id', '=', theme.id).execute();
+    }
+  });
+
   it('cuts off work that hangs past its deadline, and hands back what its claim has no time left for', async () => {
     await t.ctx.db.updateTable('outbox').set({ status: 'sent' }).where('status', '=', 'pending').execute();
     const ids: number[] = [];
