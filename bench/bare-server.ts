@@ -1,9 +1,15 @@
 import Fastify from 'fastify';
 
-/** The reads baseline: a bare Fastify route answering the same JSON from memory. */
-const [port, event, types] = [Number(process.argv[2]), process.argv[3] ?? '{}', process.argv[4] ?? '{}'];
+/** The reads baseline: bare Fastify routes answering the same JSON (and the event page's HTML) from memory. */
+const [port, event, types, page] = [
+  Number(process.argv[2]),
+  process.argv[3] ?? '{}',
+  process.argv[4] ?? '{}',
+  process.argv[5] ?? '',
+];
 const app = Fastify();
 app.get('/event', async (_req, reply) => reply.type('application/json').send(event));
 app.get('/types', async (_req, reply) => reply.type('application/json').send(types));
+app.get('/page', async (_req, reply) => reply.type('text/html; charset=utf-8').send(page));
 app.get('/healthz', async () => ({ ok: true }));
 await app.listen({ port, host: '127.0.0.1' });

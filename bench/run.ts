@@ -666,8 +666,11 @@ async function main(): Promise<void> {
       const bport = await freePort();
       const eventJson = await (await fetch(`${base}/api/v1/events/flash`, { headers })).text();
       const typesJson = await (await fetch(`${base}/api/v1/events/flash/ticket-types`, { headers })).text();
+      // the buyer's event page: its weight before images, and the same HTML from memory as the baseline
+      const pageHtml = await (await fetch(`${base}/e/bench/flash`)).text();
+      const pageBytes = Buffer.byteLength(pageHtml);
       const bare = startProcess(
-        ['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts'), String(bport), eventJson, typesJson],
+        ['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts'), String(bport), eventJson, typesJson, pageHtml],
         {},
       );
       try {
@@ -675,6 +678,7 @@ async function main(): Promise<void> {
         for (const [name, p, b] of [
           ['GET /events/{slug}', '/api/v1/events/flash', '/event'],
           ['GET /events/{slug}/ticket-types', '/api/v1/events/flash/ticket-types', '/types'],
+          ['event page /e/{account}/{event}', '/e/bench/flash', '/page'],
         ] as const) {
           // Both servers warmed up first (JIT), then measured in alternating rounds, each side's
           // median round kept: on two cores the load generator competes with the server, and one
@@ -697,7 +701,7 @@ async function main(): Promise<void> {
             admit: admit.perSecond,
             baseline: bareLoad.perSecond,
             baselineName: 'bare Fastify',
-            note: `median of 3 rounds; p99 ${fmt(admit.p99)} ms vs ${fmt(bareLoad.p99)} ms; rounds ${admitRounds.map((r) => fmt(r.perSecond)).join(' / ')} vs ${bareRounds.map((r) => fmt(r.perSecond)).join(' / ')}`,
+            note: `${p.startsWith('/e/') ? `${fmt(pageBytes / 1024, 1)} KB of HTML (CSS and script inline, no request before images); ` : ''}median of 3 rounds; p99 ${fmt(admit.p99)} ms vs ${fmt(bareLoad.p99)} ms; rounds ${admitRounds.map((r) => fmt(r.perSecond)).join(' / ')} vs ${bareRounds.map((r) => fmt(r.perSecond)).join(' / ')}`,
           });
         }
       } finally {

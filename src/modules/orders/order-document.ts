@@ -60,17 +60,25 @@ export async function loadOrderDocument(db: Db, where: { id: number } | { secret
 export type OrderDocument = NonNullable<Awaited<ReturnType<typeof loadOrderDocument>>>;
 
 /** "Sat 19 Jun 2027, 18:00 (Europe/Berlin)" in the event's timezone. */
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
 export function formatInZone(at: Date | string, timezone: string): string {
   const d = new Date(at);
-  const text = new Intl.DateTimeFormat('en-GB', {
-    timeZone: timezone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(d);
-  return `${text} (${timezone})`;
+  // a formatter costs far more to make than to use: one per timezone
+  let f = zoneFormats.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone: timezone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    if (zoneFormats.size > 1000) zoneFormats.clear();
+    zoneFormats.set(timezone, f);
+  }
+  return `${f.format(d)} (${timezone})`;
 }

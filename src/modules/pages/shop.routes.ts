@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
 import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
 import { limitAction } from '../../platform/http/rate-limit.ts';
-import { loadPageTheme } from '../themes/page-theme.ts';
+import { loadPageTheme, type PageTheme } from '../themes/page-theme.ts';
+import { cacheOf } from '../../platform/cache.ts';
 import { checkout, loadShop, type Form, type ShopData } from './shop.service.ts';
 import { shopPage } from './shop.view.ts';
 
@@ -56,7 +57,10 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     message: string | null,
     status = 200,
   ) {
-    const theme = await loadPageTheme(ctx.db, shop.account.id);
+    // the theme changes only by the console or an import: reused like the catalogue
+    const theme = await cacheOf<PageTheme>(ctx.db, 'page-theme', ctx.config.catalogueCacheMs).get(String(shop.account.id), () =>
+      loadPageTheme(ctx.db, shop.account.id),
+    );
     const body = shopPage({
       data: shop,
       action: `${pathOf(p)}/checkout`,

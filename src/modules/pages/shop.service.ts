@@ -1,3 +1,4 @@
+import { cacheOf } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import type { Answer, ItemAnswer } from '../../platform/db/schema.ts';
@@ -40,13 +41,24 @@ export interface ShopData {
 
 const LOW_STOCK = 10;
 
-export async function loadShop(
+/**
+ * What the event page shows that only an import or the console changes: the account, the event,
+ * the channel and the sellable items. Reused by this instance for catalogueCacheMs (1 s by
+ * default), like the API's catalogue reads; stock is read fresh on every request.
+ */
+function loadShopCatalogue(ctx: AppContext, accountSlug: string, eventSlug: string, via: { audience?: string; portal?: string }) {
+  const key = `${accountSlug}\u0000${eventSlug}\u0000${via.audience ?? ''}\u0000${via.portal ?? ''}`;
+  return cacheOf<Awaited<ReturnType<typeof readShopCatalogue>>>(ctx.db, 'shop', ctx.config.catalogueCacheMs).get(key, () =>
+    readShopCatalogue(ctx, accountSlug, eventSlug, via),
+  );
+}
+
+async function readShopCatalogue(
   ctx: AppContext,
   accountSlug: string,
   eventSlug: string,
   via: { audience?: string; portal?: string },
-  currency?: string,
-): Promise<ShopData> {
+) {
   const account = await ctx.db
     .selectFrom('accounts')
     .select(['id', 'slug', 'name'])
@@ -77,7 +89,6 @@ export async function loadShop(
     if (!p) throw notFound('This page does not exist');
     Object.assign(channel, { kind: 'portal', key: p.key, portalId: p.id, audienceId: p.audience_id, name: p.name });
   }
-  const cur = currency && event.currencies.includes(currency) ? currency : event.currency;
   const [types, links, sessions, goods, donations, questions] = await Promise.all([
     ctx.db
       .selectFrom('ticket_types')
@@ -121,6 +132,23 @@ export async function loadShop(
       .orderBy('position')
       .execute(),
   ]);
+  return { account, event, channel, types, links, sessions, goods, donations, questions };
+}
+
+export async function loadShop(
+  ctx: AppContext,
+  accountSlug: string,
+  eventSlug: string,
+  via: { audience?: string; portal?: string },
+  currency?: string,
+): Promise<ShopData> {
+  const { account, event, channel, types, links, sessions, goods, donations, questions } = await loadShopCatalogue(
+    ctx,
+    accountSlug,
+    eventSlug,
+    via,
+  );
+  const cur = currency && event.currencies.includes(currency) ? currency : event.currency;
   const visibleTypes = types.filter((t) => t.audience_id === null || t.audience_id === channel.audienceId);
   const inventoryIds = [...visibleTypes, ...sessions, ...goods].map((x) => x.inventory_id).filter((x): x is number => x !== null);
   const avail = await readAvailability(ctx.db, account.id, inventoryIds, ctx.clock.now());
