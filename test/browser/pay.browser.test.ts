@@ -95,6 +95,18 @@ describe('buying in a browser', () => {
     const bg = await page.evaluate('getComputedStyle(document.body).backgroundColor');
     expect(bg).toBe('rgb(16, 20, 24)');
     await page.screenshot({ path: path.join(SHOTS, 'order-page-night.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    const orderUrl = page.url();
     await page.close();
+
+    // the pay and order pages at desktop width
+    const desk = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await desk.goto(await createOrder(1));
+    expect(await seriousViolations(desk)).toEqual([]);
+    await desk.screenshot({ path: path.join(SHOTS, 'pay-page-desktop.png'), fullPage: true });
+    await desk.goto(orderUrl);
+    expect(await seriousViolations(desk)).toEqual([]);
+    await desk.screenshot({ path: path.join(SHOTS, 'order-page-desktop.png'), fullPage: true });
+    await desk.close();
   });
 });
