@@ -33,12 +33,11 @@ import {
   tokenScope,
   viewerOf,
 } from './console.http.ts';
+import { send, see } from './console.http.ts';
 import { buttonForm, consolePage, field, flashOf, hiddenCsrf, publicPage, type FieldErrors } from './console.layout.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
-const send = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
-const see = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
 
 /** Sign-in, second factor, sign-out, password reset, invitations and the person's own settings. */
 export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { verifyCsrf } from '../../platform/http/csrf.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { errorResponses } from '../../platform/http/schemas.ts';
@@ -7,6 +7,7 @@ import { batchBodySchema, batchResponseSchema, syncQuerySchema, syncResponseSche
 import { syncList, uploadScans, type ScanUpload } from '../checkin/offline.service.ts';
 import { asset } from './console.assets.ts';
 import { CONSOLE_PAGE, principalOfViewer, requireRole, viewerOf, type Viewer } from './console.http.ts';
+import { send } from './console.http.ts';
 import { consolePage } from './console.layout.ts';
 
 /**
@@ -15,8 +16,6 @@ import { consolePage } from './console.layout.ts';
  * list and the queued scans) and the conflicts an offline upload flagged. The scanner talks to the
  * same sync and upload services as the API, here with the person's session instead of a token.
  */
-
-const send = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
 
 type P = { account: string; event: string; list: string };
 

@@ -17,13 +17,12 @@ import {
   type KindSpec,
 } from './catalogue.ts';
 import { can, checkForm, formList, requireRole, viewerOf, type Viewer, CONSOLE_FORM, CONSOLE_PAGE } from './console.http.ts';
+import { send, see } from './console.http.ts';
 import { eventTabs } from './console.event-tabs.ts';
 import { checkbox, consolePage, field, flashOf, hiddenCsrf, select, type FieldErrors, type Flash } from './console.layout.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
-const send = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
-const see = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
 
 type P = { account: string; event: string };
 

@@ -160,3 +160,9 @@ export function principalOfViewer(viewer: Viewer): Principal {
     actor: viewer.session.email,
   };
 }
+
+/** An HTML page of the console, with its status. */
+export const send = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+/** 303 See Other: a form's answer (post, then redirect). */
+export const see = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();

@@ -27,6 +27,7 @@ import {
   CONSOLE_FORM,
   CONSOLE_PAGE,
 } from './console.http.ts';
+import { send, see } from './console.http.ts';
 import { buttonForm, checkbox, consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console.layout.ts';
 
 /**
@@ -34,9 +35,6 @@ import { buttonForm, checkbox, consolePage, field, hiddenCsrf, select, type Fiel
  * order with everything that happened to it and what the person's role lets them do about it. The
  * actions call the same services as the API, acting as the signed-in person.
  */
-
-const send = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
-const see = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
 
 type P = { account: string; event: string };
 type PO = P & { ref: string };

@@ -23,6 +23,7 @@ import {
   CONSOLE_FORM,
   CONSOLE_PAGE,
 } from './console.http.ts';
+import { send, see } from './console.http.ts';
 import { buttonForm, consolePage, field, flashOf, hiddenCsrf, select, type FieldErrors, type Flash } from './console.layout.ts';
 
 /**
@@ -30,9 +31,6 @@ import { buttonForm, consolePage, field, flashOf, hiddenCsrf, select, type Field
  * with every grouping, range and filter of spec 4.1, and the event's saved reports. The same
  * report services as the API; the forms are GET forms, so a report is a link that can be shared.
  */
-
-const send = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
-const see = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
 
 type P = { account: string; event: string };
 

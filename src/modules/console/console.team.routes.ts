@@ -6,6 +6,7 @@ import { html } from '../../platform/http/html.ts';
 import { createToken, listTokens, revokeToken } from '../tokens/tokens.service.ts';
 import { changeMember, invite, ROLES, teamOf } from '../users/users.service.ts';
 import { checkForm, formList, requireRole, viewerOf, type Viewer, CONSOLE_FORM, CONSOLE_PAGE } from './console.http.ts';
+import { send, see } from './console.http.ts';
 import {
   buttonForm,
   checkbox,
@@ -20,8 +21,6 @@ import {
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
-const send = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
-const see = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
 
 const ROLE_TEXT: Record<Role, string> = {
   owner: 'Owner: everything, including team, tokens and payment settings',

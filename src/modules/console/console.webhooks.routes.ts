@@ -17,12 +17,11 @@ import {
 } from '../webhooks/webhooks.service.ts';
 import { fromLocalInput } from './catalogue.ts';
 import { checkForm, CONSOLE_FORM, CONSOLE_PAGE, formList, requireRole, viewerOf, type Viewer } from './console.http.ts';
+import { send, see } from './console.http.ts';
 import { buttonForm, checkbox, consolePage, field, flashOf, hiddenCsrf, type FieldErrors, type Flash } from './console.layout.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
-const send = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(body);
-const see = (reply: FastifyReply, location: string) => reply.code(303).header('location', location).send();
 
 /** Webhooks (owners): endpoints, secrets shown once, a delivery log with every attempt, redelivery. */
 export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void> {
