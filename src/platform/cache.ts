@@ -36,12 +36,12 @@ export class TtlCache<V> {
 const registry = new WeakMap<Db, Map<string, TtlCache<unknown>>>();
 
 /** The named cache of this database handle (one per process and database). */
-export function cacheOf<V>(db: Db, name: string, ttlMs: number): TtlCache<V> {
+export function cacheOf<V>(db: Db, name: string, ttlMs: number, maxEntries?: number): TtlCache<V> {
   let named = registry.get(db);
   if (!named) registry.set(db, (named = new Map()));
   const key = `${name}:${ttlMs}`;
   let cache = named.get(key);
-  if (!cache) named.set(key, (cache = new TtlCache<unknown>(ttlMs)));
+  if (!cache) named.set(key, (cache = new TtlCache<unknown>(ttlMs, maxEntries)));
   return cache as TtlCache<V>;
 }
 

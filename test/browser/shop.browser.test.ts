@@ -47,6 +47,7 @@ beforeAll(async () => {
             { key: 'ga', name: 'General admission', price: 2500, capacity: 50, max_per_order: 6, tax_rate_bp: 700 },
             { key: 'gone', name: 'Front row', price: 6000, capacity: 0 },
             { key: 'crew', name: 'Crew pass', price: 1000, audience: 'crew' },
+            { key: 'box', name: 'Harbour box', price: 9000, capacity: 3, max_per_order: 3 },
           ],
           goods: [{ key: 'tote', name: 'Tote bag', price: 1200, capacity: 20 }],
           audiences: [{ key: 'crew', name: 'Crew' }],
@@ -110,6 +111,9 @@ describe('a person buying', () => {
     // a sold-out type has no quantity field at all
     expect(await page.getByLabel('Front row', { exact: true }).count()).toBe(0);
     expect(await page.getByText('Sold out').count()).toBeGreaterThan(0);
+    // the hints: few left, and when sales end
+    expect(await page.locator('.admit-item', { hasText: 'Harbour box' }).textContent()).toContain('only 3 left');
+    expect(await page.locator('.admit-hint', { hasText: 'Sales end' }).count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
     const url = await buy(page, `/e/${a.slug}/fest`, 'General admission', 'shop', async (p) => {
       await p.getByLabel('Tote bag').fill('1');
@@ -181,5 +185,65 @@ describe('a person buying', () => {
     const avail = (await t.call(a.tokens.all, { method: 'GET', url: '/api/v1/events/fest/availability' })).json();
     expect(avail.rows[0]).toMatchObject({ name: 'General admission', via_portals: 2, portals: [{ portal: 'uni', units: 2 }] });
     await page.close();
+  });
+
+  it('buys in German: a browser asking for de-DE reads the page, the hints, the total, the pay and order pages and the PDF in German', async () => {
+    const context = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/e/${a.slug}/fest`);
+    expect(await page.locator('html').getAttribute('lang')).toBe('de-DE');
+    expect(await page.getByRole('heading', { name: 'Harbour Fest' }).count()).toBe(1);
+    expect(await page.locator('.admit-item', { hasText: 'Front row' }).textContent()).toContain('Ausverkauft');
+    expect(await page.locator('.admit-item', { hasText: 'Harbour box' }).textContent()).toContain('nur noch 3 verfügbar');
+    expect(await page.locator('.admit-hint', { hasText: 'Verkauf endet' }).textContent()).toContain('15. März 2027');
+    expect(await page.getByText('35 Minuten lang').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/de-event-phone.png`, fullPage: true });
+    const ics = await page.request.get(
+      `${base}${await page.getByRole('link', { name: 'Zum Kalender hinzufügen' }).getAttribute('href')}`,
+    );
+    expect(await ics.text()).toContain('SUMMARY:Harbour Fest');
+
+    await page.getByLabel('General admission', { exact: true }).fill('2');
+    await page.getByLabel('Harbour box', { exact: true }).fill('1');
+    // 2 × 25,00 € + 90,00 €, in German notation
+    await expect.poll(() => page.locator('[data-total] output').textContent()).toBe('140,00\u00a0€');
+    await page.getByLabel('Name').fill('Jürgen Weiß');
+    await page.getByLabel('E-Mail').fill('juergen@example.org');
+    await page.getByRole('button', { name: 'Weiter zur Zahlung' }).click();
+    // the question was left out: the form comes back in German, filled in
+    await page.waitForSelector('[role=alert]');
+    expect(await page.locator('[role=alert]').textContent()).toContain('Bitte prüfen Sie die markierten Felder.');
+    expect(await page.getByLabel('Name').inputValue()).toBe('Jürgen Weiß');
+    await page.getByLabel('How did you hear about us? (Pflichtfeld)').fill('Radio');
+    await page.getByRole('button', { name: 'Weiter zur Zahlung' }).click();
+    await page.waitForURL(/\/pay\//);
+    expect(await page.locator('html').getAttribute('lang')).toBe('de-DE');
+    expect(await page.getByText('Ihre Tickets sind reserviert bis').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/de-pay-phone.png`, fullPage: true });
+    await page.getByRole('button', { name: '140,00\u00a0€ bezahlen' }).click();
+    await page.waitForURL(/\/o\//);
+    expect(await page.locator('.admit-status').textContent()).toContain('Bezahlt.');
+    expect(await page.locator('.admit-ticket svg').count()).toBe(3);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/de-order-phone.png`, fullPage: true });
+    const o = await apiOrder(page.url());
+    const pdf = await page.request.get(
+      `${base}${await page.getByRole('link', { name: 'Tickets herunterladen (PDF)' }).getAttribute('href')}`,
+    );
+    const text = pdfText(await pdf.body());
+    expect(text).toContain('Jürgen Weiß');
+    expect(text).toContain('Bestellung');
+    expect(text).toContain('Zeigen Sie diesen Code am Eingang.');
+    for (const ref of o.tickets as string[]) expect(text).toContain(ref);
+    // the switch back to English keeps the order
+    await page.getByRole('link', { name: 'English' }).click();
+    expect(await page.getByRole('heading', { name: 'Your tickets' }).count()).toBe(1);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${base}/e/${a.slug}/fest`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/de-event-desktop.png`, fullPage: true });
+    await context.close();
   });
 });

@@ -86,3 +86,34 @@ export function eventCalendar(e: CalendarEvent): string {
 export function calendarFileName(slug: string): string {
   return `${slug.replace(/[^A-Za-z0-9._-]/g, '-') || 'event'}.ics`;
 }
+
+/** What the calendar entry of an event is made from, wherever it is served (page or mail). */
+export interface CalendarSource {
+  baseUrl: string;
+  accountSlug: string;
+  event: {
+    id: number;
+    slug: string;
+    name: string;
+    starts_at: Date | string;
+    ends_at: Date | string | null;
+    venue: EventVenue | null;
+    description: string | null;
+  };
+  now: Date;
+}
+
+/** The event's .ics: the same UID and page URL from the page's link and the ticket mail's attachment. */
+export function calendarOf(s: CalendarSource): string {
+  const base = s.baseUrl.replace(/\/$/, '');
+  return eventCalendar({
+    uid: `event-${s.event.id}@${new URL(base).host}`,
+    name: s.event.name,
+    startsAt: new Date(s.event.starts_at),
+    endsAt: s.event.ends_at ? new Date(s.event.ends_at) : null,
+    venue: s.event.venue,
+    description: s.event.description,
+    url: `${base}/e/${encodeURIComponent(s.accountSlug)}/${encodeURIComponent(s.event.slug)}`,
+    now: s.now,
+  });
+}

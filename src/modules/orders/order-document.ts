@@ -18,6 +18,8 @@ export async function loadOrderDocument(db: Db, where: { id: number } | { secret
       'e.ends_at as event_ends_at',
       'e.venue',
       'e.tax_mode',
+      'e.locale as event_locale',
+      'e.description as event_description',
       'a.slug as account_slug',
       'a.name as account_name',
       'a.payments_mode',
@@ -58,27 +60,3 @@ export async function loadOrderDocument(db: Db, where: { id: number } | { secret
 }
 
 export type OrderDocument = NonNullable<Awaited<ReturnType<typeof loadOrderDocument>>>;
-
-/** "Sat 19 Jun 2027, 18:00 (Europe/Berlin)" in the event's timezone. */
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-
-export function formatInZone(at: Date | string, timezone: string): string {
-  const d = new Date(at);
-  // a formatter costs far more to make than to use: one per timezone
-  let f = zoneFormats.get(timezone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', {
-      timeZone: timezone,
-      weekday: 'short',
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    if (zoneFormats.size > 1000) zoneFormats.clear();
-    zoneFormats.set(timezone, f);
-  }
-  return `${f.format(d)} (${timezone})`;
-}

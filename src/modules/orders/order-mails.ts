@@ -2,14 +2,24 @@ import type { AppContext } from '../../platform/context.ts';
 import { escapeHtml } from '../../platform/http/html.ts';
 import QRCode from 'qrcode';
 import type { MailAttachment, MailMessage } from '../../platform/mail/mailer.ts';
-import { calendarFileName, eventCalendar } from '../events/calendar.ts';
+import { calendarFileName, calendarOf } from '../events/calendar.ts';
+import { negotiate, type Locale } from '../i18n/i18n.ts';
 import { ticketsPdf } from './ticket-pdf.ts';
 import { loadMailLayout } from '../themes/page-theme.ts';
-import { formatMoney } from '../../platform/money.ts';
-import { formatInZone, loadOrderDocument, type OrderDocument } from './order-document.ts';
+import { loadOrderDocument, type OrderDocument } from './order-document.ts';
 
 function orderPageUrl(ctx: AppContext, doc: OrderDocument): string {
   return `${ctx.config.baseUrl}/o/${doc.order.access_secret}`;
+}
+
+/** A buyer mail speaks the language the order was bought in, else the event's. */
+export function mailLocale(doc: OrderDocument): Locale {
+  return negotiate({ choice: doc.order.locale, fallback: doc.order.event_locale });
+}
+
+/** Sender name of every buyer mail: which event, from whom. */
+export function buyerSender(doc: OrderDocument): string {
+  return `${doc.order.event_name} (${doc.order.account_name})`;
 }
 
 /**
@@ -19,6 +29,7 @@ function orderPageUrl(ctx: AppContext, doc: OrderDocument): string {
 export async function buyerMailHtml(
   ctx: AppContext,
   accountId: number,
+  loc: Locale,
   title: string,
   paragraphs: string[],
   link?: { href: string; text: string },
@@ -29,14 +40,14 @@ ${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 ${link ? `<p><a href="${escapeHtml(link.href)}" style="color:#2d4fd6">${escapeHtml(link.text)}</a></p>` : ''}
 ${extra}`;
   const layout = await loadMailLayout(ctx.db, accountId, ctx.config.baseUrl);
-  if (layout) return layout(inner, title);
-  return `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;color:#1b1b1f;max-width:36rem;margin:auto">
+  if (layout) return layout(inner, title, loc.tag);
+  return `<!doctype html><html lang="${escapeHtml(loc.tag)}"><body style="font-family:system-ui,sans-serif;color:#1b1b1f;max-width:36rem;margin:auto">
 ${inner}
 </body></html>`;
 }
 
 /** One inline QR code per valid ticket, with its type, name and reference beside it. */
-async function ticketBlocks(doc: OrderDocument): Promise<{ html: string; attachments: MailAttachment[] }> {
+async function ticketBlocks(doc: OrderDocument, loc: Locale): Promise<{ html: string; attachments: MailAttachment[] }> {
   const valid = doc.tickets.filter((t) => t.status !== 'voided');
   const attachments: MailAttachment[] = [];
   const blocks: string[] = [];
@@ -50,7 +61,7 @@ async function ticketBlocks(doc: OrderDocument): Promise<{ html: string; attachm
     });
     blocks.push(
       `<table role="presentation" style="border:1px solid #c8c8cc;border-radius:8px;margin:12px 0;width:100%"><tr>` +
-        `<td style="padding:12px;width:180px"><img src="cid:${escapeHtml(cid)}" width="160" height="160" alt="QR code for ticket ${escapeHtml(t.ref)}"></td>` +
+        `<td style="padding:12px;width:180px"><img src="cid:${escapeHtml(cid)}" width="160" height="160" alt="${escapeHtml(loc.m.qrFor(t.ref))}"></td>` +
         `<td style="padding:12px;vertical-align:top"><strong>${escapeHtml(t.type_name)}</strong><br>${escapeHtml(t.attendee_name ?? doc.order.name ?? '')}<br><span style="color:#555">${escapeHtml(t.ref)}</span></td>` +
         `</tr></table>`,
     );
@@ -63,40 +74,46 @@ export async function renderTicketMail(ctx: AppContext, payload: Record<string, 
   const doc = await loadOrderDocument(ctx.db, { id: Number(payload.order_id) });
   if (!doc?.order.email || doc.order.status !== 'paid') return null;
   const { order } = doc;
-  const email = doc.order.email;
+  const loc = mailLocale(doc);
+  const { m } = loc;
   const url = orderPageUrl(ctx, doc);
-  const when = formatInZone(order.event_starts_at, order.timezone);
+  const when = loc.dateTime(order.event_starts_at, order.timezone);
   const tickets = doc.tickets.map((t) => `${t.ref}: ${t.type_name}${t.attendee_name ? ` (${t.attendee_name})` : ''}`);
   const lines = [
-    `Thank you for your order ${order.ref} for ${order.event_name}, ${when}.`,
-    `Total paid: ${formatMoney(order.total_cents, order.currency)}.`,
-    ...(tickets.length ? [`Your tickets: ${tickets.join('; ')}.`] : []),
-    'Show the QR codes on your order page at the door. Keep this link private: whoever has it holds the order.',
+    m.thankYou(order.ref, order.event_name, when),
+    m.totalPaid(loc.money(order.total_cents, order.currency)),
+    ...(tickets.length ? [m.yourTicketsList(tickets.join('; '))] : []),
+    m.showCodes,
   ];
   // the tickets travel with the mail: QR codes inline, the PDF and the calendar entry attached
-  const blocks = await ticketBlocks(doc);
-  const pdf = await ticketsPdf({ doc });
-  const ics = eventCalendar({
-    uid: `event-${order.event_id}@${new URL(ctx.config.baseUrl).host}`,
-    name: order.event_name,
-    startsAt: new Date(order.event_starts_at),
-    endsAt: order.event_ends_at ? new Date(order.event_ends_at) : null,
-    venue: order.venue ?? null,
-    description: null,
-    url: `${ctx.config.baseUrl}/e/${encodeURIComponent(order.account_slug)}/${encodeURIComponent(order.event_slug)}`,
+  const blocks = await ticketBlocks(doc, loc);
+  const pdf = await ticketsPdf({ doc, loc });
+  const ics = calendarOf({
+    baseUrl: ctx.config.baseUrl,
+    accountSlug: order.account_slug,
+    event: {
+      id: order.event_id,
+      slug: order.event_slug,
+      name: order.event_name,
+      starts_at: order.event_starts_at,
+      ends_at: order.event_ends_at,
+      venue: order.venue ?? null,
+      description: order.event_description,
+    },
     now: ctx.clock.now(),
   });
   return {
-    to: email,
-    fromName: `${order.event_name} (${order.account_name})`,
-    subject: `Your tickets for ${order.event_name} (${order.ref})`,
-    text: `${lines.join('\n\n')}\n\nYour order page: ${url}\n`,
+    to: order.email!,
+    fromName: buyerSender(doc),
+    subject: m.ticketsSubject(order.event_name, order.ref),
+    text: `${lines.join('\n\n')}\n\n${m.orderPageLine(url)}\n`,
     html: await buyerMailHtml(
       ctx,
       order.account_id,
-      `Your tickets for ${order.event_name}`,
+      loc,
+      m.ticketsTitle(order.event_name),
       lines,
-      { href: url, text: 'Open your tickets' },
+      { href: url, text: m.openTickets },
       blocks.html,
     ),
     attachments: [
@@ -112,32 +129,22 @@ export async function renderLatePaymentMail(ctx: AppContext, payload: Record<str
   const doc = await loadOrderDocument(ctx.db, { id: Number(payload.order_id) });
   if (!doc?.order.email) return null;
   const { order } = doc;
-  const email = doc.order.email;
+  const loc = mailLocale(doc);
+  const { m } = loc;
   const reinstated = payload.outcome === 'reinstated';
-  const lines = reinstated
-    ? [
-        `Your payment for order ${order.ref} arrived after the reservation had ended, but the tickets were still available: your order is confirmed.`,
-      ]
-    : [
-        `Your payment for order ${order.ref} arrived after the reservation had ended and the tickets are no longer available. The full amount is being refunded to you.`,
-      ];
+  const lines = [reinstated ? m.lateReinstated(order.ref) : m.lateRefunding(order.ref)];
+  const url = orderPageUrl(ctx, doc);
   return {
-    to: email,
-    fromName: `${order.event_name} (${order.account_name})`,
+    to: order.email!,
+    fromName: buyerSender(doc),
     subject: reinstated
-      ? `Order ${order.ref} for ${order.event_name} confirmed`
-      : `Order ${order.ref} for ${order.event_name}: your payment is being refunded`,
-    text: `${lines.join('\n\n')}\n\nYour order page: ${orderPageUrl(ctx, doc)}\n`,
-    html: await buyerMailHtml(
-      ctx,
-      order.account_id,
-      reinstated ? 'Your order is confirmed' : 'Your payment is being refunded',
-      lines,
-      {
-        href: orderPageUrl(ctx, doc),
-        text: 'Open your order',
-      },
-    ),
+      ? m.lateReinstatedSubject(order.ref, order.event_name)
+      : m.lateRefundingSubject(order.ref, order.event_name),
+    text: `${lines.join('\n\n')}\n\n${m.orderPageLine(url)}\n`,
+    html: await buyerMailHtml(ctx, order.account_id, loc, reinstated ? m.orderConfirmed : m.paymentBeingRefunded, lines, {
+      href: url,
+      text: m.openOrder,
+    }),
   };
 }
 
@@ -146,21 +153,23 @@ export async function renderPayLinkMail(ctx: AppContext, payload: Record<string,
   const doc = await loadOrderDocument(ctx.db, { id: Number(payload.order_id) });
   if (!doc?.order.email || doc.order.status !== 'pending') return null;
   const { order } = doc;
+  const loc = mailLocale(doc);
+  const { m } = loc;
   const url = `${ctx.config.baseUrl}/pay/${order.access_secret}`;
   const lines = [
-    `Your order ${order.ref} for ${order.event_name}, ${formatInZone(order.event_starts_at, order.timezone)}, is reserved and waits for payment.`,
-    `Amount due: ${formatMoney(order.total_cents, order.currency)}.`,
-    ...(order.expires_at ? [`The reservation holds until ${formatInZone(order.expires_at, order.timezone)}.`] : []),
-    'Keep this link private: whoever has it can pay for and hold the order.',
+    m.payLinkReserved(order.ref, order.event_name, loc.dateTime(order.event_starts_at, order.timezone)),
+    m.amountDue(loc.money(order.total_cents, order.currency)),
+    ...(order.expires_at ? [m.holdsUntil(loc.dateTime(order.expires_at, order.timezone))] : []),
+    m.keepPayLinkPrivate,
   ];
   return {
-    to: doc.order.email,
-    fromName: `${order.event_name} (${order.account_name})`,
-    subject: `Complete your order for ${order.event_name} (${order.ref})`,
-    text: `${lines.join('\n\n')}\n\nPay here: ${url}\n`,
-    html: await buyerMailHtml(ctx, order.account_id, `Complete your order for ${order.event_name}`, lines, {
+    to: order.email!,
+    fromName: buyerSender(doc),
+    subject: m.payLinkSubject(order.event_name, order.ref),
+    text: `${lines.join('\n\n')}\n\n${m.payHere(url)}\n`,
+    html: await buyerMailHtml(ctx, order.account_id, loc, m.payLinkTitle(order.event_name), lines, {
       href: url,
-      text: 'Pay now',
+      text: m.payNow,
     }),
   };
 }

@@ -27,6 +27,8 @@ export interface PlaceOrderInput extends BasketRequest {
   codes?: string[];
   answers?: Answer[];
   itemAnswers?: ItemAnswer[];
+  /** the language the buyer bought in (BCP 47), for the order's mails and pages */
+  locale?: string | null;
   /** hold length for a pending order; default: the API payment window */
   holdMs?: number;
   /** Idempotency-Key scoped to the sending token */
@@ -134,6 +136,7 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
       codes_key: codes.map((c) => c.code).join(','),
       answers: JSON.stringify(input.answers ?? []),
       item_answers: JSON.stringify(input.itemAnswers ?? []),
+      locale: input.locale ?? null,
       created_at: now,
       expires_at: expiresAt,
     },

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
-import { formatInZone, type OrderDocument } from './order-document.ts';
+import type { Locale } from '../i18n/i18n.ts';
+import type { OrderDocument } from './order-document.ts';
 
 /**
  * Tickets to keep: one A4 page per valid ticket with its QR code, the event, when and where, the
@@ -68,12 +69,14 @@ function write(doc: Doc, text: string, opts: { size: number; bold?: boolean; col
 
 export interface TicketPdfInput {
   doc: OrderDocument;
+  /** the language of the labels and the date */
+  loc: Locale;
   /** the tickets to print (valid ones); one page each */
   refs?: string[];
 }
 
 /** The PDF of an order's valid tickets (all, or the ones named); null when there are none. */
-export async function ticketsPdf({ doc: d, refs }: TicketPdfInput): Promise<Buffer | null> {
+export async function ticketsPdf({ doc: d, loc, refs }: TicketPdfInput): Promise<Buffer | null> {
   const tickets = d.tickets.filter((t) => t.status !== 'voided' && (!refs || refs.includes(t.ref)));
   if (!tickets.length) return null;
   const { regular, bold } = loadFaces();
@@ -81,7 +84,8 @@ export async function ticketsPdf({ doc: d, refs }: TicketPdfInput): Promise<Buff
     size: 'A4',
     margin: 56,
     autoFirstPage: false,
-    info: { Title: `${d.order.event_name}: tickets ${d.order.ref}`, Author: d.order.account_name, Creator: 'admit' },
+    lang: loc.tag,
+    info: { Title: loc.m.pdfTitle(d.order.event_name, d.order.ref), Author: d.order.account_name, Creator: 'admit' },
   });
   for (const f of [...regular, ...bold]) pdf.registerFont(f.name, f.data);
   const chunks: Buffer[] = [];
@@ -105,7 +109,7 @@ export async function ticketsPdf({ doc: d, refs }: TicketPdfInput): Promise<Buff
     pdf.x = 60;
     pdf.y = top;
     write(pdf, d.order.event_name, { size: 20, bold: true, gap: 0.3 });
-    write(pdf, formatInZone(d.order.event_starts_at, d.order.timezone), { size: 11, gap: 0.2 });
+    write(pdf, loc.dateTime(d.order.event_starts_at, d.order.timezone), { size: 11, gap: 0.2 });
     if (d.order.venue) {
       write(pdf, d.order.venue.name, { size: 11 });
       if (d.order.venue.address) write(pdf, d.order.venue.address, { size: 10, color: '#444444' });
@@ -114,14 +118,14 @@ export async function ticketsPdf({ doc: d, refs }: TicketPdfInput): Promise<Buff
     pdf.moveDown(0.6);
     write(pdf, t.type_name, { size: 14, bold: true, gap: 0.1 });
     write(pdf, t.attendee_name ?? d.order.name ?? '', { size: 13, gap: 0.8 });
-    write(pdf, 'Ticket', { size: 9, color: '#555555' });
+    write(pdf, loc.m.pdfTicket, { size: 9, color: '#555555' });
     write(pdf, t.ref, { size: 13, bold: true, gap: 0.3 });
-    write(pdf, 'Order', { size: 9, color: '#555555' });
+    write(pdf, loc.m.pdfOrder, { size: 9, color: '#555555' });
     write(pdf, d.order.ref, { size: 11, gap: 0.3 });
     pdf.x = 365;
     pdf.y = top + 182;
-    write(pdf, 'Show this code at the entrance.', { size: 9, color: '#444444' });
-    write(pdf, 'Each code admits one person once.', { size: 9, color: '#444444' });
+    write(pdf, loc.m.pdfShowCode, { size: 9, color: '#444444' });
+    write(pdf, loc.m.pdfOnePerson, { size: 9, color: '#444444' });
     pdf.x = 60;
     pdf.y = top + 270;
     write(pdf, `${d.order.account_name} · ${d.order.event_name}`, { size: 8, color: '#777777' });

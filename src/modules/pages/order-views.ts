@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
-import { formatMoney } from '../../platform/money.ts';
-import { formatInZone, type OrderDocument } from '../orders/order-document.ts';
+import type { Locale } from '../i18n/i18n.ts';
+import type { OrderDocument } from '../orders/order-document.ts';
 
 /** Pieces of HTML shared by the pay page and the order page. Every value is escaped by `html`. */
 
@@ -18,20 +18,21 @@ export const PAGE_CSS = raw(`<style>
 @media (max-width:480px){main{padding:1rem}.admit-receipt{font-size:.92rem}}
 </style>`);
 
-export function receipt(doc: OrderDocument): SafeHtml {
+export function receipt(doc: OrderDocument, loc: Locale): SafeHtml {
   const { order, lines, discounts } = doc;
-  const money = (n: number) => formatMoney(n, order.currency);
+  const { m } = loc;
+  const money = (n: number) => loc.money(n, order.currency);
   const taxTotal = lines.reduce((s, l) => s + l.tax_cents, 0);
   return html`<table class="admit-receipt">
     <caption class="muted">
-      Order ${order.ref}
+      ${m.order} ${order.ref}
     </caption>
     <thead>
       <tr>
-        <th scope="col">Item</th>
-        <th scope="col" class="num">Qty</th>
-        <th scope="col" class="num">Price</th>
-        <th scope="col" class="num">Total</th>
+        <th scope="col">${m.item}</th>
+        <th scope="col" class="num">${m.quantity}</th>
+        <th scope="col" class="num">${m.price}</th>
+        <th scope="col" class="num">${m.total}</th>
       </tr>
     </thead>
     <tbody>
@@ -39,7 +40,7 @@ export function receipt(doc: OrderDocument): SafeHtml {
         (l) =>
           html`<tr>
             <td>
-              ${l.name}${l.tax_rate_bp ? html`<br /><small class="muted">incl. ${(l.tax_rate_bp / 100).toFixed(2)}% tax: ${money(l.tax_cents)}</small>` : ''}
+              ${l.name}${l.tax_rate_bp ? html`<br /><small class="muted">${m.inclTax(taxRate(l.tax_rate_bp, loc), money(l.tax_cents))}</small>` : ''}
             </td>
             <td class="num">${l.quantity}</td>
             <td class="num">${money(l.unit_price_cents)}</td>
@@ -49,7 +50,7 @@ export function receipt(doc: OrderDocument): SafeHtml {
       ${discounts.map(
         (d) =>
           html`<tr>
-            <td colspan="3">Discount code ${d.code}</td>
+            <td colspan="3">${m.discountCodeLine(d.code)}</td>
             <td class="num">−${money(d.amount_cents)}</td>
           </tr>`,
       )}
@@ -58,14 +59,14 @@ export function receipt(doc: OrderDocument): SafeHtml {
       ${
         order.tax_mode === 'exclusive'
           ? html`<tr>
-              <td colspan="3">Tax</td>
+              <td colspan="3">${m.tax}</td>
               <td class="num">${money(taxTotal)}</td>
             </tr>`
           : ''
       }
       <tr>
         <td colspan="3">
-          Total${order.tax_mode === 'inclusive' && taxTotal ? html` <small class="muted">(includes ${money(taxTotal)} tax)</small>` : ''}
+          ${m.total}${order.tax_mode === 'inclusive' && taxTotal ? html` <small class="muted">${m.includesTax(money(taxTotal))}</small>` : ''}
         </td>
         <td class="num">${money(order.total_cents)}</td>
       </tr>
@@ -73,25 +74,31 @@ export function receipt(doc: OrderDocument): SafeHtml {
   </table>`;
 }
 
-export function ledger(doc: OrderDocument): SafeHtml {
+/** 1900 basis points -> "19" (en) / "19" (de); 750 -> "7.5" / "7,5". */
+function taxRate(bp: number, loc: Locale): string {
+  return new Intl.NumberFormat(loc.tag, { maximumFractionDigits: 2 }).format(bp / 100);
+}
+
+export function ledger(doc: OrderDocument, loc: Locale): SafeHtml {
+  const { m } = loc;
   const { order, payments, refunds } = doc;
   const succeeded = payments.filter((p) => p.status === 'succeeded');
   const done = refunds.filter((r) => r.status === 'succeeded');
   if (!succeeded.length && !done.length) return html``;
-  const when = (d: Date | string | null) => (d ? formatInZone(d, order.timezone) : '');
-  return html`<h2>Payments</h2>
+  const when = (d: Date | string | null) => (d ? loc.dateTime(d, order.timezone) : '');
+  return html`<h2>${m.payments}</h2>
     <ul>
-      ${succeeded.map((p) => html`<li>Paid ${formatMoney(p.amount_cents, p.currency)} by ${p.rail}${p.simulated ? ' (test payment, no money moved)' : ''}, ${when(p.succeeded_at)}</li>`)}
-      ${done.map((r) => html`<li>Refunded ${formatMoney(r.amount_cents, r.currency)}${r.simulated ? ' (test refund)' : ''}, ${when(r.completed_at)}</li>`)}
+      ${succeeded.map((p) => html`<li>${m.paidBy(loc.money(p.amount_cents, p.currency), p.rail, when(p.succeeded_at), p.simulated)}</li>`)}
+      ${done.map((r) => html`<li>${m.refundedLine(loc.money(r.amount_cents, r.currency), when(r.completed_at), r.simulated)}</li>`)}
     </ul>`;
 }
 
-export function eventHeader(doc: OrderDocument): SafeHtml {
+export function eventHeader(doc: OrderDocument, loc: Locale): SafeHtml {
   const { order } = doc;
   return html`<h1>${order.event_name}</h1>
     <p class="muted">
-      ${formatInZone(order.event_starts_at, order.timezone)}${order.venue ? html` · ${order.venue.name}` : ''} ·
-      <a href="${calendarPath(order.account_slug, order.event_slug)}">Add to calendar</a>
+      <time datetime="${new Date(order.event_starts_at).toISOString()}">${loc.dateTime(order.event_starts_at, order.timezone)}</time>${order.venue ? html` · ${order.venue.name}` : ''} ·
+      <a href="${calendarPath(order.account_slug, order.event_slug)}">${loc.m.addToCalendar}</a>
     </p>`;
 }
 
@@ -101,24 +108,29 @@ export function calendarPath(accountSlug: string, eventSlug: string): string {
 }
 
 /** One QR code per ticket, rendered from its QR token as inline SVG. */
-export async function ticketCards(doc: OrderDocument, pdfHref: ((ref: string) => string) | null = null): Promise<SafeHtml> {
+export async function ticketCards(
+  doc: OrderDocument,
+  loc: Locale,
+  pdfHref: ((ref: string) => string) | null = null,
+): Promise<SafeHtml> {
   if (!doc.tickets.length) return html``;
+  const { m } = loc;
   const cards = await Promise.all(
     doc.tickets.map(async (t) => {
       const svg = await QRCode.toString(t.qr_token, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
       const voided = t.status === 'voided';
       return html`<li class="admit-ticket${voided ? ' admit-voided' : ''}" data-ticket="${t.ref}">
-        <figure role="img" aria-label="QR code for ticket ${t.ref}">${raw(svg)}</figure>
+        <figure role="img" aria-label="${m.qrFor(t.ref)}">${raw(svg)}</figure>
         <p>
           <strong>${t.type_name}</strong><br />${t.attendee_name ?? doc.order.name ?? ''}<br /><small class="muted"
             >${t.ref}</small
           >
         </p>
-        ${voided ? html`<p><strong>No longer valid</strong></p>` : pdfHref ? html`<p><a href="${pdfHref(t.ref)}">Ticket ${t.ref} as PDF</a></p>` : ''}
+        ${voided ? html`<p><strong>${m.noLongerValid}</strong></p>` : pdfHref ? html`<p><a href="${pdfHref(t.ref)}">${m.ticketAsPdf(t.ref)}</a></p>` : ''}
       </li>`;
     }),
   );
-  return html`<h2>Your tickets</h2>
+  return html`<h2>${m.yourTickets}</h2>
     <ul class="admit-tickets">
       ${cards}
     </ul>`;

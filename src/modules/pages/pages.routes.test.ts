@@ -49,7 +49,7 @@ describe('pay page and order page (sandbox)', () => {
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(page.body).toContain('The &lt;Show&gt;');
     expect(page.body).not.toContain('<Show>');
-    expect(page.body).toMatch(/<button type="submit">Pay 50\.00 EUR<\/button>/);
+    expect(page.body).toMatch(/<button type="submit">Pay €50\.00<\/button>/);
     expect(page.body).toContain('reserved until');
     expect(page.body).toContain('--admit-accent-color:#b4461b');
     const paid = await t.app.inject({ method: 'POST', url: o.path, payload: { csrf: csrfOf(page.body) } });
@@ -61,7 +61,7 @@ describe('pay page and order page (sandbox)', () => {
     const order = await t.app.inject({ method: 'GET', url: `/o/${o.secret}` });
     expect(order.statusCode).toBe(200);
     expect((order.body.match(/<svg/g) ?? []).length).toBe(2);
-    expect(order.body).toContain('Paid 50.00 EUR by sandbox (test payment, no money moved)');
+    expect(order.body).toContain('Paid €50.00 by sandbox (test payment, no money moved)');
     const pay = await t.ctx.db
       .selectFrom('payments')
       .selectAll()

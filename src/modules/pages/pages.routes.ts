@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { PAGE_CSP } from '../../platform/http/security-headers.ts';
-import { formatMoney } from '../../platform/money.ts';
-import { formatInZone, type OrderDocument } from '../orders/order-document.ts';
+import type { Locale } from '../i18n/i18n.ts';
+import type { OrderDocument } from '../orders/order-document.ts';
 import { loadPageTheme } from '../themes/page-theme.ts';
 import { PAGE_CSS, eventHeader, ledger, receipt, ticketCards } from './order-views.ts';
 import { ticketsPdf } from '../orders/ticket-pdf.ts';
@@ -12,11 +12,12 @@ import { confirmCard, loadBySecret, notPayableMessage, paySandbox, payState, sta
 import { shopRoutes } from './shop.routes.ts';
 import { qrRoutes } from './qr.routes.ts';
 import { publicRoutes } from './public.routes.ts';
+import { frameOf, langQuery, languageSwitch, pageLocale } from './page-language.ts';
 
 /** Progressive enhancement: the hold counts down when scripts run; the page works without. */
 const COUNTDOWN =
   raw(`<script>(()=>{const el=document.querySelector('[data-countdown]');if(!el)return;const end=Date.parse(el.dataset.countdown);
-const tick=()=>{const s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>3600?'':s===0?'Time is up.':Math.floor(s/60)+':'+String(s%60).padStart(2,'0')+' left.';if(s>0&&s<=3600)setTimeout(tick,1000)};tick()})()</script>`);
+const tick=()=>{const s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>3600?'':s===0?el.dataset.up:el.dataset.left.replace('{time}',Math.floor(s/60)+':'+String(s%60).padStart(2,'0'));if(s>0&&s<=3600)setTimeout(tick,1000)};tick()})()</script>`);
 
 const secretParams = {
   type: 'object',
@@ -28,6 +29,7 @@ const pageSchema = (summary: string) => ({
   tags: ['pages'],
   summary,
   params: secretParams,
+  querystring: { type: 'object', properties: { ...langQuery } },
   produces: ['text/html'],
   response: {
     200: { type: 'string' },
@@ -47,17 +49,24 @@ async function render(
   app: FastifyInstance,
   reply: FastifyReply,
   doc: OrderDocument,
+  loc: Locale,
   title: string,
   body: SafeHtml,
   status = 200,
 ) {
   const theme = await loadPageTheme(app.ctx.db, doc.order.account_id);
+  // the language switch links to the page itself (a confirmation's answer: to its pay page)
+  const path = new URL(reply.request.url, 'http://x').pathname.replace(/\/confirm$/, '');
   return reply
     .code(status)
     .header('cache-control', 'no-store')
+    .header('vary', 'accept-language')
     .type('text/html; charset=utf-8')
-    .send(theme.wrap(html`${PAGE_CSS}${body}`.value, title));
+    .send(theme.wrap(html`${PAGE_CSS}${languageSwitch(loc, path)}${body}`.value, title, frameOf(loc)));
 }
+
+/** The order's page language: `?lang=`, the language it was bought in, the browser's, the event's. */
+const localeOf = (request: FastifyRequest, doc: OrderDocument) => pageLocale(request, doc.order.event_locale, doc.order.locale);
 
 /** The buyer's pay page and order page, reached only through their capability URLs. */
 export async function pagesRoutes(app: FastifyInstance): Promise<void> {
@@ -71,7 +80,8 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     { config: { html: true }, schema: pageSchema('Pay page (capability URL)') },
     async (request, reply) => {
       const doc = await loadBySecret(ctx, request.params.secret);
-      return render(app, reply, doc, `Pay for ${doc.order.event_name}`, await payPageBody(doc));
+      const loc = localeOf(request, doc);
+      return render(app, reply, doc, loc, loc.m.payFor(doc.order.event_name), await payPageBody(doc, loc));
     },
   );
 
@@ -81,9 +91,10 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const doc = await loadBySecret(ctx, request.params.secret);
       await verifyCsrf(ctx, request, `pay:${doc.order.id}`, request.body?.csrf);
+      const loc = localeOf(request, doc);
       const state = payState(ctx, doc);
       if (state !== 'payable')
-        return render(app, reply, doc, 'Not payable', notPayable(doc, state), state === 'paid' ? 409 : 422);
+        return render(app, reply, doc, loc, loc.m.notPayable, notPayable(doc, loc, state), state === 'paid' ? 409 : 422);
       if (doc.order.payments_mode === 'sandbox' || doc.order.payments_provider === 'sandbox') {
         await paySandbox(ctx, doc);
         return reply.code(303).header('location', `/o/${request.params.secret}`).send();
@@ -99,8 +110,9 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
           ).replace("default-src 'self'", "default-src 'self' https://js.stripe.com https://api.stripe.com"),
         ),
         doc,
-        'Pay by card',
-        await cardPageBody(doc, intent.client_secret ?? ''),
+        loc,
+        loc.m.payByCard,
+        await cardPageBody(doc, loc, intent.client_secret ?? ''),
       );
     },
   );
@@ -112,17 +124,17 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
       const doc = await loadBySecret(ctx, request.params.secret);
       await verifyCsrf(ctx, request, `pay:${doc.order.id}`, request.body?.csrf);
       const outcome = await confirmCard(ctx, doc);
+      const loc = localeOf(request, doc);
       if (outcome === 'pending')
         return render(
           app,
           reply,
           doc,
-          'Payment pending',
-          html`${eventHeader(doc)}
-            <p class="admit-status" role="status">
-              Your payment has not been confirmed yet. Nothing more is charged if you try again.
-            </p>
-            <p><a href="/pay/${request.params.secret}">Back to the payment</a></p>`,
+          loc,
+          loc.m.paymentPending,
+          html`${eventHeader(doc, loc)}
+            <p class="admit-status" role="status">${loc.m.paymentNotConfirmed}</p>
+            <p><a href="/pay/${request.params.secret}">${loc.m.backToPayment}</a></p>`,
           202,
         );
       return reply.code(303).header('location', `/o/${request.params.secret}`).send();
@@ -134,7 +146,15 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     { config: { html: true }, schema: pageSchema('Order page with tickets (capability URL)') },
     async (request, reply) => {
       const doc = await loadBySecret(ctx, request.params.secret);
-      return render(app, reply, doc, `Your order for ${doc.order.event_name}`, await orderPageBody(doc, request.params.secret));
+      const loc = localeOf(request, doc);
+      return render(
+        app,
+        reply,
+        doc,
+        loc,
+        loc.m.yourOrderFor(doc.order.event_name),
+        await orderPageBody(doc, loc, request.params.secret),
+      );
     },
   );
 
@@ -149,8 +169,8 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     produces: ['application/pdf'],
     response: { 200: { type: 'string', format: 'binary' }, 404: { type: 'string' } },
   });
-  const sendPdf = async (reply: FastifyReply, doc: OrderDocument, refs: string[] | undefined, filename: string) => {
-    const pdf = doc.order.status === 'paid' ? await ticketsPdf({ doc, ...(refs ? { refs } : {}) }) : null;
+  const sendPdf = async (reply: FastifyReply, doc: OrderDocument, loc: Locale, refs: string[] | undefined, filename: string) => {
+    const pdf = doc.order.status === 'paid' ? await ticketsPdf({ doc, loc, ...(refs ? { refs } : {}) }) : null;
     if (!pdf) throw notFound('There is no valid ticket to print here');
     return reply
       .header('cache-control', 'private, no-store')
@@ -163,7 +183,7 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     { config: { html: true }, schema: pdfSchema("The order's valid tickets as one PDF (capability URL)", false) },
     async (request, reply) => {
       const doc = await loadBySecret(ctx, request.params.secret);
-      return sendPdf(reply, doc, undefined, `tickets-${doc.order.ref}.pdf`);
+      return sendPdf(reply, doc, localeOf(request, doc), undefined, `tickets-${doc.order.ref}.pdf`);
     },
   );
   app.get<{ Params: { secret: string; ref: string } }>(
@@ -171,75 +191,81 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     { config: { html: true }, schema: pdfSchema('One ticket as a PDF (capability URL)', true) },
     async (request, reply) => {
       const doc = await loadBySecret(ctx, request.params.secret);
-      return sendPdf(reply, doc, [request.params.ref], `ticket-${request.params.ref}.pdf`);
+      return sendPdf(reply, doc, localeOf(request, doc), [request.params.ref], `ticket-${request.params.ref}.pdf`);
     },
   );
 
-  async function payPageBody(doc: OrderDocument): Promise<SafeHtml> {
+  async function payPageBody(doc: OrderDocument, loc: Locale): Promise<SafeHtml> {
     const state = payState(ctx, doc);
-    if (state !== 'payable') return notPayable(doc, state);
+    if (state !== 'payable') return notPayable(doc, loc, state);
     const { order } = doc;
-    const total = formatMoney(order.total_cents, order.currency);
+    const { m } = loc;
+    const total = loc.money(order.total_cents, order.currency);
     const sandbox = order.payments_mode === 'sandbox' || order.payments_provider === 'sandbox';
-    return html`${eventHeader(doc)}
-      <p>Order <strong>${order.ref}</strong>${order.name ? html` for ${order.name}` : ''}.</p>
+    return html`${eventHeader(doc, loc)}
+      <p>${m.order} <strong>${order.ref}</strong>${order.name ? html` ${m.forName(order.name)}` : ''}.</p>
       ${
         order.expires_at
           ? html`<p class="admit-status" role="status">
-                Your tickets are reserved until
+                ${m.reservedUntil}
                 <time datetime="${new Date(order.expires_at).toISOString()}"
-                  >${formatInZone(order.expires_at, order.timezone)}</time
-                >. <strong data-countdown="${new Date(order.expires_at).toISOString()}"></strong>
+                  >${loc.dateTime(order.expires_at, order.timezone)}</time
+                >.
+                <strong
+                  data-countdown="${new Date(order.expires_at).toISOString()}"
+                  data-up="${m.timeIsUp}"
+                  data-left="${m.timeLeft}"
+                ></strong>
               </p>
               ${COUNTDOWN}`
           : ''
       }
-      ${receipt(doc)}
+      ${receipt(doc, loc)}
       <form method="post" action="/pay/${order.access_secret}">
         <input type="hidden" name="csrf" value="${await csrfToken(ctx, `pay:${order.id}`)}" />
-        ${sandbox ? html`<p class="muted">Test mode: no card is needed and no money moves.</p>` : ''}
-        <button type="submit">Pay ${total}</button>
+        ${sandbox ? html`<p class="muted">${m.testMode}</p>` : ''}
+        <button type="submit">${m.payAmount(total)}</button>
       </form>`;
   }
 
-  async function cardPageBody(doc: OrderDocument, clientSecret: string): Promise<SafeHtml> {
+  async function cardPageBody(doc: OrderDocument, loc: Locale, clientSecret: string): Promise<SafeHtml> {
     const { order } = doc;
-    return html`${eventHeader(doc)}${receipt(doc)}
+    const { m } = loc;
+    return html`${eventHeader(doc, loc)}${receipt(doc, loc)}
       <form method="post" action="/pay/${order.access_secret}/confirm" id="card-form" data-client-secret="${clientSecret}">
         <input type="hidden" name="csrf" value="${await csrfToken(ctx, `pay:${order.id}`)}" />
-        <div id="card-element" aria-label="Card details"></div>
-        <button type="submit">Pay ${formatMoney(order.total_cents, order.currency)}</button>
+        <div id="card-element" aria-label="${m.cardDetails}"></div>
+        <button type="submit">${m.payAmount(loc.money(order.total_cents, order.currency))}</button>
       </form>
-      <p class="muted">
-        Your card is processed by Stripe. Already paid in another window? Press the button to check: nothing is charged twice.
-      </p>`;
+      <p class="muted">${m.stripeNote}</p>`;
   }
 
-  function notPayable(doc: OrderDocument, state: ReturnType<typeof payState>): SafeHtml {
-    return html`${eventHeader(doc)}
-      <p class="admit-status" role="alert">${notPayableMessage(state)}</p>
-      ${state === 'paid' || state === 'refunded' ? html`<p><a href="/o/${doc.order.access_secret}">See your order and tickets</a></p>` : ''}`;
+  function notPayable(doc: OrderDocument, loc: Locale, state: ReturnType<typeof payState>): SafeHtml {
+    return html`${eventHeader(doc, loc)}
+      <p class="admit-status" role="alert">${notPayableMessage(state, loc.m)}</p>
+      ${state === 'paid' || state === 'refunded' ? html`<p><a href="/o/${doc.order.access_secret}">${loc.m.seeOrder}</a></p>` : ''}`;
   }
 
-  async function orderPageBody(doc: OrderDocument, secret: string): Promise<SafeHtml> {
+  async function orderPageBody(doc: OrderDocument, loc: Locale, secret: string): Promise<SafeHtml> {
     const { order } = doc;
+    const { m } = loc;
     const status: Record<string, string> = {
-      paid: 'Paid. Show a ticket’s QR code at the door.',
-      pending: 'Waiting for payment.',
-      canceled: 'This order was canceled.',
-      refunded: 'This order was refunded; its tickets are no longer valid.',
+      paid: m.statusPaid,
+      pending: m.statusPending,
+      canceled: m.statusCanceled,
+      refunded: m.statusRefunded,
     };
-    return html`${eventHeader(doc)}
-      <p class="admit-status" role="status">Order <strong>${order.ref}</strong>: ${status[order.status] ?? order.status}</p>
-      ${order.status === 'pending' ? html`<p><a class="button" href="/pay/${secret}">Pay now</a></p>` : ''}
+    return html`${eventHeader(doc, loc)}
+      <p class="admit-status" role="status">${m.order} <strong>${order.ref}</strong>: ${status[order.status] ?? order.status}</p>
+      ${order.status === 'pending' ? html`<p><a class="button" href="/pay/${secret}">${m.payNow}</a></p>` : ''}
       ${
         order.status === 'paid' && doc.tickets.some((t) => t.status !== 'voided')
-          ? html`<p class="admit-downloads"><a class="button" href="/o/${secret}/tickets.pdf">Download tickets (PDF)</a></p>`
+          ? html`<p class="admit-downloads"><a class="button" href="/o/${secret}/tickets.pdf">${m.downloadTickets}</a></p>`
           : ''
       }
-      ${await ticketCards(doc, order.status === 'paid' ? (ref) => `/o/${secret}/tickets/${encodeURIComponent(ref)}.pdf` : null)}
-      <h2>Receipt</h2>
-      ${receipt(doc)}${ledger(doc)}
-      <p class="muted">Keep this page’s address private: whoever has it holds the order.</p>`;
+      ${await ticketCards(doc, loc, order.status === 'paid' ? (ref) => `/o/${secret}/tickets/${encodeURIComponent(ref)}.pdf` : null)}
+      <h2>${m.receipt}</h2>
+      ${receipt(doc, loc)}${ledger(doc, loc)}
+      <p class="muted">${m.keepPagePrivate}</p>`;
   }
 }

@@ -9,6 +9,7 @@ import {
   type PaymentOutcome,
 } from '../payments/payments.service.ts';
 import { providerFor, sandboxProvider } from '../payments/providers.ts';
+import { en, type Messages } from '../i18n/messages.en.ts';
 
 /** What the pay page can do for an order right now. */
 export type PayState = 'payable' | 'paid' | 'expired' | 'canceled' | 'refunded' | 'unavailable';
@@ -63,18 +64,18 @@ export async function confirmCard(ctx: AppContext, doc: OrderDocument): Promise<
   return confirmCardPayment(ctx, doc.order);
 }
 
-export function notPayableMessage(state: PayState): string {
+export function notPayableMessage(state: PayState, m: Messages = en): string {
   switch (state) {
     case 'paid':
-      return 'This order is already paid. Nothing was charged again.';
+      return m.alreadyPaid;
     case 'expired':
-      return 'The reservation for this order has ended, so it can no longer be paid. Nothing was charged.';
+      return m.holdEnded;
     case 'canceled':
-      return 'This order was canceled and can no longer be paid. Nothing was charged.';
+      return m.orderCanceled;
     case 'refunded':
-      return 'This order was refunded.';
+      return m.orderRefunded;
     case 'unavailable':
-      return 'Payments are not available for this event right now. Nothing was charged.';
+      return m.paymentsUnavailable;
     default:
       return '';
   }

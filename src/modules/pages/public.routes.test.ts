@@ -31,7 +31,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string) => t.call(null, { method: 'GET', url });
+const get = (url: string, language?: string) =>
+  t.app.inject({ method: 'GET', url, headers: language ? { 'accept-language': language } : {} });
 
 describe('the root page', () => {
   it('links the console and the API docs and lists upcoming events of every account, soonest first', async () => {
@@ -70,8 +71,9 @@ describe("an account's page", () => {
 
 describe('the event page', () => {
   it('shows the description as Markdown, the venue with its map link, when sales end, and prices for the total', async () => {
-    const res = await get(`/e/${a.slug}/later`);
+    const res = await get(`/e/${a.slug}/later`, 'en-GB,en;q=0.8');
     expect(res.statusCode).toBe(200);
+    expect(res.headers.vary).toContain('accept-language');
     expect(res.body).toContain('Doors at <strong>19:00</strong>, bring a friend.');
     expect(res.body).not.toContain('<script>alert(1)</script>');
     expect(res.body).toMatch(/<address class="admit-venue">\s*<strong>Halle Süd<\/strong><br \/>Hafenstraße 12, Hamburg/);
@@ -79,6 +81,46 @@ describe('the event page', () => {
     expect(res.body).toContain('Sales end Sat, 1 May 2027, 18:00 (Europe/Berlin).');
     expect(res.body).toMatch(/data-price="2500"/);
     expect(res.body).toContain('held for you for 35 minutes');
+  });
+});
+
+describe('languages', () => {
+  it("speaks the browser's language among the catalogues, with its formats; ?lang= overrides; else the event's locale", async () => {
+    const de = await get(`/e/${a.slug}/later`, 'fr-CH, de-AT;q=0.8, en;q=0.5');
+    expect(de.body).toContain('<html lang="de-AT">');
+    expect(de.body).toContain('Verkauf endet Sa., 1. Mai 2027, 18:00 (Europe/Berlin).');
+    expect(de.body).toContain('Weiter zur Zahlung');
+    expect(de.body).toContain('Zum Kalender hinzufügen');
+    expect(de.body).toContain('<input type="hidden" name="lang" value="de-AT" />');
+    expect(de.body).toMatch(/data-locale="de-AT"/);
+    expect(de.body).not.toContain('Continue to payment');
+    // the buyer's choice beats the browser; an unknown choice falls through to it
+    const en = await get(`/e/${a.slug}/later?lang=en`, 'de-AT');
+    expect(en.body).toContain('<html lang="en">');
+    expect(en.body).toContain('Continue to payment');
+    expect((await get(`/e/${a.slug}/later?lang=xx-invalid!`, 'de')).body).toContain('Weiter zur Zahlung');
+    // no language the catalogues speak: the event's locale (en here)
+    expect((await get(`/e/${a.slug}/later`, 'ja, fr;q=0.9')).body).toContain('Continue to payment');
+    // the switch names each language in itself and marks the current one
+    expect(de.body).toMatch(/<a href="\/e\/[^"]+\/later\?lang=en" lang="en" hreflang="en">English<\/a>/);
+    expect(de.body).toMatch(/lang="de" hreflang="de" aria-current="true">Deutsch<\/a>/);
+    // the account and root pages follow the browser too
+    expect((await get(`/e/${a.slug}`, 'de')).body).toContain('Kommende Veranstaltungen');
+    expect((await get('/', 'de')).body).toContain('Konsole für Veranstalter');
+  });
+
+  it('a German event speaks German to a browser that asks for no catalogue language', async () => {
+    const account = await t.ctx.db.selectFrom('accounts').select('id').where('slug', '=', a.slug).executeTakeFirstOrThrow();
+    await t.ctx.db
+      .updateTable('events')
+      .set({ locale: 'de' })
+      .where('account_id', '=', account.id)
+      .where('slug', '=', 'sooner')
+      .execute();
+    const res = await get(`/e/${a.slug}/sooner`, 'ja');
+    expect(res.body).toContain('<html lang="de">');
+    expect(res.body).toContain('Ihre Angaben');
+    expect((await get(`/e/${a.slug}/sooner`, 'en-US')).body).toContain('Your details');
   });
 });
 

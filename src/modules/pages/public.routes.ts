@@ -5,9 +5,10 @@ import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import type { Db } from '../../platform/db/database.ts';
 import type { EventVenue } from '../../platform/db/schema.ts';
 import { findAccountBySlug } from '../accounts/accounts.repo.ts';
-import { calendarFileName, eventCalendar } from '../events/calendar.ts';
+import { calendarFileName, calendarOf } from '../events/calendar.ts';
 import { findEventBySlug } from '../events/events.repo.ts';
-import { formatInZone } from '../orders/order-document.ts';
+import type { Locale } from '../i18n/i18n.ts';
+import { frameOf, langQuery, languageSwitch, pageLocale } from './page-language.ts';
 import { buildPageTheme, loadPageTheme } from '../themes/page-theme.ts';
 import { deriveThemeSettings } from '../themes/theme-colors.ts';
 
@@ -51,14 +52,14 @@ const LIST_CSS = raw(`<style>
 .admit-links{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;padding:0;list-style:none}
 </style>`);
 
-function eventList(events: Upcoming[], showAccount: boolean): SafeHtml {
-  if (!events.length) return html`<p>No upcoming events right now.</p>`;
+function eventList(events: Upcoming[], loc: Locale, showAccount: boolean): SafeHtml {
+  if (!events.length) return html`<p>${loc.m.noUpcomingEvents}</p>`;
   return html`<ul class="admit-events">
     ${events.map(
       (e) => html`<li>
         <a href="/e/${encodeURIComponent(e.account_slug)}/${encodeURIComponent(e.slug)}">${e.name}</a>
         <p class="muted">
-          <time datetime="${new Date(e.starts_at).toISOString()}">${formatInZone(e.starts_at, e.timezone)}</time>${e.venue ? html` · ${e.venue.name}` : ''}${showAccount ? html` · ${e.account_name}` : ''}
+          <time datetime="${new Date(e.starts_at).toISOString()}">${loc.dateTime(e.starts_at, e.timezone)}</time>${e.venue ? html` · ${e.venue.name}` : ''}${showAccount ? html` · ${e.account_name}` : ''}
         </p>
       </li>`,
     )}
@@ -69,6 +70,7 @@ const htmlSchema = (summary: string, params?: object) => ({
   tags: ['pages'],
   summary,
   ...(params ? { params } : {}),
+  querystring: { type: 'object', properties: { ...langQuery } },
   produces: ['text/html'],
   response: { 200: { type: 'string' }, 404: { type: 'string' } },
 });
@@ -90,8 +92,10 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/',
     { config: { html: true }, schema: htmlSchema('This server: the console, the API docs, upcoming events') },
-    async (_request, reply) => {
+    async (request, reply) => {
       const events = await upcoming(ctx.db, ctx.clock.now(), null);
+      const loc = pageLocale(request, null);
+      const { m } = loc;
       const theme = buildPageTheme({
         accountName: 'admit',
         settings: deriveThemeSettings({}),
@@ -102,15 +106,19 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
         layout: null,
         components: {},
       });
-      const body = html`${LIST_CSS}
-      <h1>Tickets on this server</h1>
-      <ul class="admit-links">
-        <li><a href="/console">Organiser console</a></li>
-        <li><a href="/docs">API documentation</a></li>
-      </ul>
-      <h2>Upcoming events</h2>
-      ${eventList(events, true)}`;
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(theme.wrap(body.value, 'admit'));
+      const body = html`${LIST_CSS}${languageSwitch(loc, '/')}
+        <h1>${m.ticketsOnServer}</h1>
+        <ul class="admit-links">
+          <li><a href="/console">${m.organiserConsole}</a></li>
+          <li><a href="/docs">${m.apiDocs}</a></li>
+        </ul>
+        <h2>${m.upcomingEvents}</h2>
+        ${eventList(events, loc, true)}`;
+      return reply
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-language')
+        .type('text/html; charset=utf-8')
+        .send(theme.wrap(body.value, 'admit', frameOf(loc)));
     },
   );
 
@@ -124,14 +132,16 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
         upcoming(ctx.db, ctx.clock.now(), account.id),
         loadPageTheme(ctx.db, account.id),
       ]);
-      const body = html`${LIST_CSS}
+      const loc = pageLocale(request, null);
+      const body = html`${LIST_CSS}${languageSwitch(loc, `/e/${encodeURIComponent(account.slug)}`)}
         <h1>${account.name}</h1>
-        <h2>Upcoming events</h2>
-        ${eventList(events, false)}`;
+        <h2>${loc.m.upcomingEvents}</h2>
+        ${eventList(events, loc, false)}`;
       return reply
         .header('cache-control', 'no-cache')
+        .header('vary', 'accept-language')
         .type('text/html; charset=utf-8')
-        .send(theme.wrap(body.value, account.name));
+        .send(theme.wrap(body.value, account.name, frameOf(loc)));
     },
   );
 
@@ -151,15 +161,10 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
       const account = await findAccountBySlug(ctx.db, request.params.account);
       const event = account ? await findEventBySlug(ctx.db, account.id, request.params.event) : undefined;
       if (!account || !event) throw notFound('This event does not exist');
-      const base = ctx.config.baseUrl.replace(/\/$/, '');
-      const ics = eventCalendar({
-        uid: `event-${event.id}@${new URL(base).host}`,
-        name: event.name,
-        startsAt: new Date(event.starts_at),
-        endsAt: event.ends_at ? new Date(event.ends_at) : null,
-        venue: (event.venue as EventVenue | null) ?? null,
-        description: event.description,
-        url: `${base}/e/${encodeURIComponent(account.slug)}/${encodeURIComponent(event.slug)}`,
+      const ics = calendarOf({
+        baseUrl: ctx.config.baseUrl,
+        accountSlug: account.slug,
+        event: { ...event, venue: (event.venue as EventVenue | null) ?? null },
         now: ctx.clock.now(),
       });
       return reply

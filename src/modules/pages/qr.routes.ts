@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Locale } from '../i18n/i18n.ts';
 import { notFound } from '../../platform/errors.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
-import { formatInZone } from '../orders/order-document.ts';
+import { frameOf, langQuery, pageLocale } from './page-language.ts';
 import { loadPageTheme } from '../themes/page-theme.ts';
 
 const params = { type: 'object', required: ['qr'], properties: { qr: { type: 'string', maxLength: 128 } } } as const;
@@ -9,6 +10,7 @@ const schema = (summary: string) => ({
   tags: ['pages'],
   summary,
   params,
+  querystring: { type: 'object', properties: { ...langQuery } },
   produces: ['text/html'],
   response: { 200: { type: 'string' }, 404: { type: 'string' } },
 });
@@ -21,9 +23,13 @@ const schema = (summary: string) => ({
 export async function qrRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
-  async function page(reply: FastifyReply, accountId: number, title: string, body: SafeHtml) {
+  async function page(reply: FastifyReply, accountId: number, title: string, body: SafeHtml, loc: Locale) {
     const theme = await loadPageTheme(ctx.db, accountId);
-    return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(theme.wrap(body.value, title));
+    return reply
+      .header('cache-control', 'no-store')
+      .header('vary', 'accept-language')
+      .type('text/html; charset=utf-8')
+      .send(theme.wrap(body.value, title, frameOf(loc)));
   }
 
   app.get<{ Params: { qr: string } }>(
@@ -43,19 +49,23 @@ export async function qrRoutes(app: FastifyInstance): Promise<void> {
           'e.name as event',
           'e.starts_at',
           'e.timezone',
+          'e.locale',
           'tt.name as type',
         ])
         .where('t.qr_token', '=', request.params.qr)
         .executeTakeFirst();
       if (!t) throw notFound('This QR code is not a ticket of ours');
       const valid = t.status === 'valid' && t.order_status === 'paid';
+      const loc = pageLocale(request, t.locale);
       return page(
         reply,
         t.account_id,
         t.event,
-        html`<h1>${t.event}</h1><p class="muted">${formatInZone(t.starts_at, t.timezone)}</p>
-<p class="admit-status" role="status">Ticket <strong>${t.ref}</strong> (${t.type}): ${valid ? 'valid' : 'no longer valid'}.</p>
-<p class="muted">Show this code at the door; staff scan it with the check-in app.</p>`,
+        html`<h1>${t.event}</h1>
+          <p class="muted">${loc.dateTime(t.starts_at, t.timezone)}</p>
+          <p class="admit-status" role="status">${loc.m.qrTicketStatus(t.ref, t.type, valid)}</p>
+          <p class="muted">${loc.m.qrShowAtDoor}</p>`,
+        loc,
       );
     },
   );
@@ -67,18 +77,31 @@ export async function qrRoutes(app: FastifyInstance): Promise<void> {
       const o = await ctx.db
         .selectFrom('orders as o')
         .innerJoin('events as e', 'e.id', 'o.event_id')
-        .select(['o.id', 'o.ref', 'o.status', 'o.account_id', 'e.name as event', 'e.starts_at', 'e.timezone'])
+        .select([
+          'o.id',
+          'o.ref',
+          'o.status',
+          'o.account_id',
+          'o.locale',
+          'e.name as event',
+          'e.starts_at',
+          'e.timezone',
+          'e.locale as event_locale',
+        ])
         .where('o.qr_token', '=', request.params.qr)
         .executeTakeFirst();
       if (!o) throw notFound('This QR code is not an order of ours');
       const tickets = await ctx.db.selectFrom('tickets').select('status').where('order_id', '=', o.id).execute();
       const valid = o.status === 'paid' ? tickets.filter((x) => x.status === 'valid').length : 0;
+      const loc = pageLocale(request, o.event_locale, o.locale);
       return page(
         reply,
         o.account_id,
         o.event,
-        html`<h1>${o.event}</h1><p class="muted">${formatInZone(o.starts_at, o.timezone)}</p>
-<p class="admit-status" role="status">Order <strong>${o.ref}</strong>: ${valid} valid ticket${valid === 1 ? '' : 's'}.</p>`,
+        html`<h1>${o.event}</h1>
+          <p class="muted">${loc.dateTime(o.starts_at, o.timezone)}</p>
+          <p class="admit-status" role="status">${loc.m.qrOrderStatus(o.ref, valid)}</p>`,
+        loc,
       );
     },
   );

@@ -112,14 +112,14 @@ describe('event page', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Fest &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(res.body).not.toContain('<script>alert(1)');
-    expect(res.body).toContain('25.00 EUR');
+    expect(res.body).toContain('€25.00');
     expect(res.body).toMatch(/Gone<\/label\s*>[\s\S]{0,400}<span class="admit-soldout">Sold out/);
     expect(res.body).not.toContain('name="qty_' + ids.gone + '"');
     expect(res.body).not.toContain('Crew pass');
     expect(res.body).toContain('only 5 left');
     expect(res.body).toMatch(/<label for="f-email"\s*>\s*Email\s*<\/label\s*>/);
     const gbp = await t.app.inject({ method: 'GET', url: `${base()}?currency=gbp` });
-    expect(gbp.body).toContain('22.00 GBP');
+    expect(gbp.body).toContain('£22.00');
     expect((await t.app.inject({ method: 'GET', url: `/e/${a.slug}/nope` })).statusCode).toBe(404);
     const crew = await t.app.inject({ method: 'GET', url: `${base()}/a/crew` });
     expect(crew.body).toContain('Crew pass');
@@ -244,6 +244,41 @@ describe('browser checkout', () => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it('checks out in German: field messages and refusals in German, the order remembers its language', async () => {
+    const bad = await submit(base(), { [`qty_${ids.ga}`]: 'viele', email: 'nein', lang: 'de-DE' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain('<html lang="de-DE">');
+    for (const m of ['Bitte geben Sie eine ganze Zahl ein', 'Das ist keine E-Mail-Adresse', 'Bitte geben Sie Ihren Namen ein'])
+      expect(bad.body).toContain(m);
+    expect(bad.body).not.toContain('Enter your name');
+    const soldOut = await submit(base(), {
+      [`good_${ids.tote}`]: '9',
+      name: 'T',
+      email: 't@example.org',
+      q_source: 'x',
+      lang: 'de',
+    });
+    expect(soldOut.statusCode).toBe(409);
+    expect(soldOut.body).toContain('Davon ist nicht mehr genug verfügbar.');
+    const ok = await submit(base(), { [`qty_${ids.ga}`]: '1', name: 'D', email: 'd@example.org', q_source: 'x', lang: 'de-AT' });
+    expect(ok.statusCode).toBe(303);
+    const secret = ok.headers.location!.split('/').pop()!;
+    const row = await t.ctx.db
+      .selectFrom('orders')
+      .select('locale')
+      .where('access_secret', '=', secret)
+      .executeTakeFirstOrThrow();
+    expect(row.locale).toBe('de-AT');
+    // its pay page speaks German to any browser, unless the buyer switches
+    const pay = await t.app.inject({ method: 'GET', url: ok.headers.location!, headers: { 'accept-language': 'en' } });
+    expect(pay.body).toContain('<html lang="de-AT">');
+    // Austrian German puts the sign first
+    expect(pay.body).toMatch(/<button type="submit">€\s25,00 bezahlen<\/button>/);
+    expect(pay.body).toContain('Ihre Tickets sind reserviert bis');
+    const switched = await t.app.inject({ method: 'GET', url: `${ok.headers.location!}?lang=en` });
+    expect(switched.body).toContain('Pay €25.00');
   });
 
   it('refuses a post without a valid CSRF token or from another site', async () => {

@@ -4,7 +4,9 @@ import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
 import { limitAction } from '../../platform/http/rate-limit.ts';
 import { loadPageTheme, type PageTheme } from '../themes/page-theme.ts';
 import { cacheOf } from '../../platform/cache.ts';
-import { checkout, loadShop, type Form, type ShopData } from './shop.service.ts';
+import { checkout, loadShop, loadShopCatalogue, type Form, type ShopData } from './shop.service.ts';
+import { negotiate, type Locale } from '../i18n/i18n.ts';
+import { frameOf, langQuery, pageLocale } from './page-language.ts';
 import { shopPage } from './shop.view.ts';
 
 /** Checkout starts allowed per client address and per event, per minute. */
@@ -21,7 +23,7 @@ const params = {
     portal: { type: 'string', maxLength: 100 },
   },
 } as const;
-const query = { type: 'object', properties: { currency: { type: 'string', maxLength: 10 } } } as const;
+const query = { type: 'object', properties: { currency: { type: 'string', maxLength: 10 }, ...langQuery } } as const;
 const formBody = { type: 'object', additionalProperties: { type: 'string', maxLength: 5000 }, maxProperties: 400 } as const;
 const htmlResponses = {
   200: { type: 'string' },
@@ -52,11 +54,28 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     reply: FastifyReply,
     shop: ShopData,
     p: Params,
+    loc: Locale,
     form: Form,
     fields: Record<string, string[]>,
     message: string | null,
     status = 200,
   ) {
+    return reply
+      .code(status)
+      .header('cache-control', 'no-store')
+      .header('vary', 'accept-language')
+      .type('text/html; charset=utf-8')
+      .send(await pageHtml(shop, p, loc, form, fields, message));
+  }
+
+  async function pageHtml(
+    shop: ShopData,
+    p: Params,
+    loc: Locale,
+    form: Form,
+    fields: Record<string, string[]>,
+    message: string | null,
+  ): Promise<string> {
     // the theme changes only by the console or an import: reused like the catalogue
     const theme = await cacheOf<PageTheme>(ctx.db, 'page-theme', ctx.config.catalogueCacheMs).get(String(shop.account.id), () =>
       loadPageTheme(ctx.db, shop.account.id),
@@ -68,27 +87,44 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
       form,
       fields,
       message,
+      loc,
+      path: pathOf(p),
     });
-    return reply
-      .code(status)
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(theme.wrap(body.value, shop.event.name));
+    return theme.wrap(body.value, shop.event.name, frameOf(loc));
   }
 
-  const show = async (request: FastifyRequest<{ Params: Params; Querystring: { currency?: string } }>, reply: FastifyReply) => {
-    const shop = await loadShop(ctx, request.params.account, request.params.event, via(request.params), request.query.currency);
-    return render(reply, shop, request.params, {}, {}, null);
+  const show = async (
+    request: FastifyRequest<{ Params: Params; Querystring: { currency?: string; lang?: string } }>,
+    reply: FastifyReply,
+  ) => {
+    const p = request.params;
+    const { event } = await loadShopCatalogue(ctx, p.account, p.event, via(p));
+    const loc = pageLocale(request, event.locale);
+    const currency =
+      request.query.currency && event.currencies.includes(request.query.currency) ? request.query.currency : event.currency;
+    // The page as a whole (stock hints included) is reused for catalogueCacheMs: under a flash
+    // sale every visitor of the same second gets one rendering. The checkout itself always
+    // counts stock afresh, so a hint a second old can never sell a seat that is gone.
+    const key = [p.account, p.event, p.audience ?? '', p.portal ?? '', currency, loc.tag].join('\u0000');
+    const page = await cacheOf<string>(ctx.db, 'event-page', ctx.config.catalogueCacheMs, 1_000).get(key, async () =>
+      pageHtml(await loadShop(ctx, p.account, p.event, via(p), currency), p, loc, {}, {}, null),
+    );
+    return reply
+      .header('cache-control', 'no-store')
+      .header('vary', 'accept-language')
+      .type('text/html; charset=utf-8')
+      .send(page);
   };
 
   const submit = async (request: FastifyRequest<{ Params: Params; Body: Form }>, reply: FastifyReply) => {
     const form = (request.body ?? {}) as Form;
     const shop = await loadShop(ctx, request.params.account, request.params.event, via(request.params), form.currency);
     await verifyCsrf(ctx, request, `checkout:${shop.event.id}`, form.csrf);
+    const loc = negotiate({ choice: form.lang, acceptLanguage: request.headers['accept-language'], fallback: shop.event.locale });
     try {
       await limitAction(ctx, `checkout:ip:${request.ip}`, CHECKOUTS_PER_IP);
       await limitAction(ctx, `checkout:event:${shop.event.id}`, CHECKOUTS_PER_EVENT);
-      const result = await checkout(ctx, shop, form);
+      const result = await checkout(ctx, shop, form, loc);
       return reply
         .code(303)
         .header('location', result.paid ? `/o/${result.secret}` : `/pay/${result.secret}`)
@@ -96,11 +132,12 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     } catch (err) {
       if (!(err instanceof AppError) || err.kind === 'internal') throw err;
       const fresh = await loadShop(ctx, request.params.account, request.params.event, via(request.params), form.currency);
-      const fields = err.fields ?? (FIELD_OF_CODE[err.code] ? { [FIELD_OF_CODE[err.code]!]: [err.message] } : {});
+      const said = loc.m.checkoutError(err.code, err.message);
+      const fields = err.fields ?? (FIELD_OF_CODE[err.code] ? { [FIELD_OF_CODE[err.code]!]: [said] } : {});
       if (err.kind === 'rate_limited' && typeof err.extra?.retry_after === 'number')
         void reply.header('retry-after', String(err.extra.retry_after));
       const status = err.kind === 'conflict' ? 409 : err.kind === 'rate_limited' ? 429 : 422;
-      return render(reply, fresh, request.params, form, fields, err.fields ? null : err.message, status);
+      return render(reply, fresh, request.params, loc, form, fields, err.fields ? null : said, status);
     }
   };
 

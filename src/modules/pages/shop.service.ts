@@ -8,6 +8,7 @@ import { BROWSER_HOLD_MS } from '../orders/holds.ts';
 import { isEmail } from '../orders/orders.service.ts';
 import { placeOrder, salesEnd } from '../orders/place-order.ts';
 import { readAvailability } from '../orders/stock.ts';
+import type { Locale } from '../i18n/i18n.ts';
 
 /** Where a shop page sells: the event's own page, an audience page, or a portal. */
 export interface Channel {
@@ -46,7 +47,12 @@ const LOW_STOCK = 10;
  * the channel and the sellable items. Reused by this instance for catalogueCacheMs (1 s by
  * default), like the API's catalogue reads; stock is read fresh on every request.
  */
-function loadShopCatalogue(ctx: AppContext, accountSlug: string, eventSlug: string, via: { audience?: string; portal?: string }) {
+export function loadShopCatalogue(
+  ctx: AppContext,
+  accountSlug: string,
+  eventSlug: string,
+  via: { audience?: string; portal?: string },
+) {
   const key = `${accountSlug}\u0000${eventSlug}\u0000${via.audience ?? ''}\u0000${via.portal ?? ''}`;
   return cacheOf<Awaited<ReturnType<typeof readShopCatalogue>>>(ctx.db, 'shop', ctx.config.catalogueCacheMs).get(key, () =>
     readShopCatalogue(ctx, accountSlug, eventSlug, via),
@@ -205,7 +211,8 @@ export interface CheckoutResult {
  * for pricing, caps and stock), plus what only a browser has: currency, codes, donations, session
  * choice, questions. Field problems come back as `fields` for the page to show inline.
  */
-export async function checkout(ctx: AppContext, shop: ShopData, form: Form): Promise<CheckoutResult> {
+export async function checkout(ctx: AppContext, shop: ShopData, form: Form, loc: Locale): Promise<CheckoutResult> {
+  const { m } = loc;
   const fields: Record<string, string[]> = {};
   const bad = (k: string, m: string) => (fields[k] ??= []).push(m);
   const items = [];
@@ -214,13 +221,13 @@ export async function checkout(ctx: AppContext, shop: ShopData, form: Form): Pro
     if (raw === '' || raw === '0') continue;
     const q = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(q) || q < 0) {
-      bad(`qty_${t.id}`, 'Enter a whole number');
+      bad(`qty_${t.id}`, m.enterWholeNumber);
       continue;
     }
     const item: { ticket_type_id: number; quantity: number; session_id?: number } = { ticket_type_id: t.id, quantity: q };
     if (t.requiresSession) {
       const s = Number(form[`session_${t.id}`]);
-      if (!t.sessions.some((x) => x.id === s)) bad(`session_${t.id}`, 'Choose a session');
+      if (!t.sessions.some((x) => x.id === s)) bad(`session_${t.id}`, m.chooseSession);
       else item.session_id = s;
     }
     items.push(item);
@@ -229,7 +236,7 @@ export async function checkout(ctx: AppContext, shop: ShopData, form: Form): Pro
   for (const g of shop.goods) {
     const raw = (form[`good_${g.id}`] ?? '').trim();
     if (raw === '' || raw === '0') continue;
-    if (!/^\d{1,4}$/.test(raw)) bad(`good_${g.id}`, 'Enter a whole number');
+    if (!/^\d{1,4}$/.test(raw)) bad(`good_${g.id}`, m.enterWholeNumber);
     else goods.push({ good_id: g.id, quantity: Number(raw) });
   }
   const donations = [];
@@ -237,21 +244,21 @@ export async function checkout(ctx: AppContext, shop: ShopData, form: Form): Pro
     const raw = (form[`donation_${d.id}`] ?? '').trim();
     if (raw === '') continue;
     const amount = parseAmount(raw, shop.currency);
-    if (amount === null) bad(`donation_${d.id}`, 'Enter an amount such as 10 or 12.50');
+    if (amount === null) bad(`donation_${d.id}`, m.enterAmount);
     else if (amount > 0) donations.push({ donation_id: d.id, amount_cents: amount });
   }
   const email = (form.email ?? '').trim();
   const name = (form.name ?? '').trim();
-  if (!name) bad('name', 'Enter your name');
-  if (!email) bad('email', 'Enter your email address: the tickets are sent there');
-  else if (!isEmail(email)) bad('email', 'This is not an email address');
-  if (items.length + goods.length + donations.length === 0) bad('items', 'Choose at least one ticket');
+  if (!name) bad('name', m.enterName);
+  if (!email) bad('email', m.enterEmail);
+  else if (!isEmail(email)) bad('email', m.notAnEmail);
+  if (items.length + goods.length + donations.length === 0) bad('items', m.chooseTicket);
   const answers: Answer[] = [];
   const itemAnswers: ItemAnswer[] = [];
   for (const q of shop.questions) {
     if (q.scope === 'order') {
       const v = (form[`q_${q.key}`] ?? '').trim().slice(0, 2000);
-      if (!v && q.required) bad(`q_${q.key}`, 'Please answer this question');
+      if (!v && q.required) bad(`q_${q.key}`, m.answerQuestion);
       if (v) answers.push({ question: q.label, answer: v });
       continue;
     }
@@ -259,7 +266,7 @@ export async function checkout(ctx: AppContext, shop: ShopData, form: Form): Pro
       for (let n = 1; n <= item.quantity; n++) {
         const key = `a_${item.ticket_type_id}_${n}_${q.key}`;
         const v = (form[key] ?? '').trim().slice(0, 2000);
-        if (!v && q.required) bad(key, 'Please answer this question');
+        if (!v && q.required) bad(key, m.answerQuestion);
         if (!v) continue;
         let entry = itemAnswers.find((x) => x.ticket_type_id === item.ticket_type_id && x.position === n);
         if (!entry) itemAnswers.push((entry = { ticket_type_id: item.ticket_type_id, position: n, answers: [] }));
@@ -267,8 +274,7 @@ export async function checkout(ctx: AppContext, shop: ShopData, form: Form): Pro
       }
     }
   }
-  if (Object.keys(fields).length)
-    throw new AppError('unprocessable', 'invalid_form', 'Please check the highlighted fields', { fields });
+  if (Object.keys(fields).length) throw new AppError('unprocessable', 'invalid_form', m.checkFields, { fields });
   const codes = (form.code ?? '')
     .split(/[\s,]+/)
     .filter(Boolean)
@@ -289,6 +295,7 @@ export async function checkout(ctx: AppContext, shop: ShopData, form: Form): Pro
     answers,
     itemAnswers,
     holdMs: BROWSER_HOLD_MS,
+    locale: loc.tag,
   });
   const row = await ctx.db
     .selectFrom('orders')

@@ -1,10 +1,12 @@
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
-import { formatMoney, minorDigits } from '../../platform/money.ts';
+import { minorDigits } from '../../platform/money.ts';
+import type { Locale } from '../i18n/i18n.ts';
+import { BROWSER_HOLD_MS } from '../orders/holds.ts';
 import { renderDescription } from '../events/description.ts';
 import { sessionName } from '../reports/availability.ts';
-import { formatInZone } from '../orders/order-document.ts';
 import { lowStock, type Form, type ShopData } from './shop.service.ts';
 import { calendarPath } from './order-views.ts';
+import { languageSwitch } from './page-language.ts';
 
 const SHOP_CSS = raw(`<style>
 .admit-shop fieldset{border:1px solid var(--admit-text-color-muted);border-radius:var(--admit-card-radius);margin:1rem 0;padding:.75rem 1rem}
@@ -33,7 +35,7 @@ const SHOP_CSS = raw(`<style>
  */
 const RUNNING_TOTAL =
   raw(`<script>(()=>{const f=document.querySelector('form.admit-shop');const out=document.querySelector('[data-total]');if(!f||!out)return;
-const cur=out.dataset.currency,digits=Number(out.dataset.digits),lang=document.documentElement.lang||'en';
+const cur=out.dataset.currency,digits=Number(out.dataset.digits),lang=out.dataset.locale||document.documentElement.lang||'en';
 const fmt=new Intl.NumberFormat(lang,{style:'currency',currency:cur.toUpperCase(),minimumFractionDigits:digits,maximumFractionDigits:digits});
 const sum=()=>{let t=0;for(const i of f.querySelectorAll('input[data-price]')){const q=Math.max(0,Math.floor(Number(i.value)||0));t+=q*Number(i.dataset.price)}
 for(const i of f.querySelectorAll('input[data-donation]')){const v=Number(String(i.value).replace(',','.'));if(v>0&&isFinite(v))t+=Math.round(v*10**digits)}
@@ -47,6 +49,9 @@ export interface ShopView {
   form: Form;
   fields: Record<string, string[]>;
   message: string | null;
+  loc: Locale;
+  /** the page's own path and query, for the language switch */
+  path: string;
 }
 
 function err(v: ShopView, key: string): SafeHtml {
@@ -60,26 +65,26 @@ function attrs(v: ShopView, key: string): SafeHtml {
 
 /** The event page: works without JavaScript; every organiser- and buyer-supplied string is escaped. */
 export function shopPage(v: ShopView): SafeHtml {
-  const { data } = v;
+  const { data, loc } = v;
+  const { m } = loc;
   const { event } = data;
-  const money = (n: number | null) =>
-    n === null ? 'not sold in this currency' : n === 0 ? 'Free' : formatMoney(n, data.currency);
+  const money = (n: number | null) => (n === null ? m.notSoldInCurrency : n === 0 ? m.free : loc.money(n, data.currency));
   const val = (k: string) => v.form[k] ?? '';
   const errorList = Object.entries(v.fields);
   const description = renderDescription(event.description);
-  return html`${SHOP_CSS}
+  return html`${SHOP_CSS}${languageSwitch(loc, v.path, { currency: event.currencies.length > 1 ? data.currency : undefined })}
     <h1>${event.name}</h1>
     <p class="muted">
-      ${formatInZone(event.starts_at, event.timezone)}${event.venue ? html` · ${event.venue.name}` : ''}${data.channel.name ? html` · ${data.channel.name}` : ''}
-      · <a href="${calendarPath(data.account.slug, event.slug)}">Add to calendar</a>
+      <time datetime="${new Date(event.starts_at).toISOString()}">${loc.dateTime(event.starts_at, event.timezone)}</time>${event.venue ? html` · ${event.venue.name}` : ''}${data.channel.name ? html` · ${data.channel.name}` : ''}
+      · <a href="${calendarPath(data.account.slug, event.slug)}">${m.addToCalendar}</a>
     </p>
-    ${description ? html`<section class="admit-description" aria-label="About this event">${description}</section>` : ''}
+    ${description ? html`<section class="admit-description" aria-label="${m.aboutEvent}">${description}</section>` : ''}
     ${
       event.venue
         ? html`<address class="admit-venue">
             <strong>${event.venue.name}</strong>${event.venue.address ? html`<br />${event.venue.address}` : ''}${
               event.venue.map_url && /^https?:\/\//i.test(event.venue.map_url)
-                ? html`<br /><a href="${event.venue.map_url}">Map and directions</a>`
+                ? html`<br /><a href="${event.venue.map_url}">${m.mapAndDirections}</a>`
                 : ''
             }
           </address>`
@@ -87,13 +92,13 @@ export function shopPage(v: ShopView): SafeHtml {
     }
     ${
       data.salesOpen && event.sales_end_at
-        ? html`<p class="admit-hint">Sales end ${formatInZone(event.sales_end_at, event.timezone)}.</p>`
+        ? html`<p class="admit-hint">${m.salesEnd(loc.dateTime(event.sales_end_at, event.timezone))}</p>`
         : ''
     }
     ${
       v.message || errorList.length
         ? html`<div class="admit-errors" role="alert" tabindex="-1" id="errors">
-            <p><strong>${v.message ?? 'Please check the highlighted fields.'}</strong></p>
+            <p><strong>${v.message ?? m.checkFields}</strong></p>
             ${
               errorList.length
                 ? html`<ul>
@@ -106,27 +111,27 @@ export function shopPage(v: ShopView): SafeHtml {
     }
     ${
       !data.salesOpen
-        ? html`<p class="admit-status" role="status">Sales for this event have ended.</p>`
+        ? html`<p class="admit-status" role="status">${m.salesEnded}</p>`
         : html` <form class="admit-shop" method="post" action="${v.action}" novalidate>
             <input type="hidden" name="csrf" value="${v.csrf}" />
+            <input type="hidden" name="lang" value="${loc.tag}" />
             ${
               event.currencies.length > 1
                 ? html`<div class="field">
-                    <label for="f-currency">Currency</label>
+                    <label for="f-currency">${m.currency}</label>
                     <select id="f-currency" name="currency">
                       ${event.currencies.map((c) => html`<option value="${c}" ${c === data.currency ? raw(' selected') : ''}>${c.toUpperCase()}</option>`)}
                     </select>
                     <noscript
                       ><small class="muted"
-                        >Prices below are in ${data.currency.toUpperCase()}; change the currency with ?currency= in the
-                        address.</small
+                        >${m.currencyNoScript(data.currency.toUpperCase())}</small
                       ></noscript
                     >
                   </div>`
                 : html`<input type="hidden" name="currency" value="${data.currency}" />`
             }
             <fieldset id="f-items">
-              <legend>Tickets</legend>
+              <legend>${m.tickets}</legend>
               ${err(v, 'items')}
               ${data.types.map((t) => {
                 const soldOut = t.remaining === 0 || t.max <= 0;
@@ -134,20 +139,20 @@ export function shopPage(v: ShopView): SafeHtml {
                   <div>
                     <label for="f-qty_${t.id}">${t.name}</label
                     ><small class="muted"
-                      >${money(t.price)}${lowStock(t.remaining) && !soldOut ? html` · only ${t.remaining} left` : ''}</small
+                      >${money(t.price)}${lowStock(t.remaining) && !soldOut ? html` · <span class="admit-hint">${m.onlyLeft(t.remaining ?? 0)}</span>` : ''}</small
                     >${err(v, `qty_${t.id}`)}
                     ${
                       t.requiresSession && !soldOut
-                        ? html`<label for="f-session_${t.id}">Session for ${t.name}</label
+                        ? html`<label for="f-session_${t.id}">${m.sessionFor(t.name)}</label
                             ><select id="f-session_${t.id}" name="session_${t.id}" ${attrs(v, `session_${t.id}`)}>
-                              <option value="">Choose…</option>
-                              ${t.sessions.map((s) => html`<option value="${s.id}" ${val(`session_${t.id}`) === String(s.id) ? raw(' selected') : ''}${s.remaining === 0 ? raw(' disabled') : ''}>${s.name || sessionName(new Date(s.starts_at), null, event.timezone)}${s.remaining === 0 ? ' (sold out)' : ''}</option>`)}</select
+                              <option value="">${m.choose}</option>
+                              ${t.sessions.map((s) => html`<option value="${s.id}" ${val(`session_${t.id}`) === String(s.id) ? raw(' selected') : ''}${s.remaining === 0 ? raw(' disabled') : ''}>${s.name || sessionName(new Date(s.starts_at), null, event.timezone)}${s.remaining === 0 ? ` (${m.soldOutShort})` : ''}</option>`)}</select
                             >${err(v, `session_${t.id}`)}`
                         : ''
                     }
                   </div>
                   <div>
-                    ${soldOut || t.price === null ? html`<span class="admit-soldout">${soldOut ? 'Sold out' : 'Unavailable'}</span>` : html`<input type="number" inputmode="numeric" min="0" max="${t.max}" id="f-qty_${t.id}" name="qty_${t.id}" value="${val(`qty_${t.id}`) || '0'}" data-price="${t.price}" ${attrs(v, `qty_${t.id}`)} />`}
+                    ${soldOut || t.price === null ? html`<span class="admit-soldout">${soldOut ? m.soldOut : m.unavailable}</span>` : html`<input type="number" inputmode="numeric" min="0" max="${t.max}" id="f-qty_${t.id}" name="qty_${t.id}" value="${val(`qty_${t.id}`) || '0'}" data-price="${t.price}" ${attrs(v, `qty_${t.id}`)} />`}
                   </div>
                 </div>`;
               })}
@@ -155,18 +160,18 @@ export function shopPage(v: ShopView): SafeHtml {
             ${
               data.goods.length
                 ? html`<fieldset>
-                    <legend>Extras</legend>
+                    <legend>${m.extras}</legend>
                     ${data.goods.map((g) => {
                       const soldOut = g.remaining === 0;
                       return html`<div class="admit-item">
                         <div>
                           <label for="f-good_${g.id}">${g.name}</label
                           ><small class="muted"
-                            >${money(g.price)}${lowStock(g.remaining) && !soldOut ? html` · only ${g.remaining} left` : ''}</small
+                            >${money(g.price)}${lowStock(g.remaining) && !soldOut ? html` · <span class="admit-hint">${m.onlyLeft(g.remaining ?? 0)}</span>` : ''}</small
                           >${err(v, `good_${g.id}`)}
                         </div>
                         <div>
-                          ${soldOut || g.price === null ? html`<span class="admit-soldout">${soldOut ? 'Sold out' : 'Unavailable'}</span>` : html`<input type="number" inputmode="numeric" min="0" max="${Math.min(20, g.remaining ?? 20)}" id="f-good_${g.id}" name="good_${g.id}" value="${val(`good_${g.id}`) || '0'}" data-price="${g.price}" ${attrs(v, `good_${g.id}`)} />`}
+                          ${soldOut || g.price === null ? html`<span class="admit-soldout">${soldOut ? m.soldOut : m.unavailable}</span>` : html`<input type="number" inputmode="numeric" min="0" max="${Math.min(20, g.remaining ?? 20)}" id="f-good_${g.id}" name="good_${g.id}" value="${val(`good_${g.id}`) || '0'}" data-price="${g.price}" ${attrs(v, `good_${g.id}`)} />`}
                         </div>
                       </div>`;
                     })}
@@ -176,15 +181,15 @@ export function shopPage(v: ShopView): SafeHtml {
             ${
               data.donations.length
                 ? html`<fieldset>
-                    <legend>Donations</legend>
-                    ${data.donations.map((d) => html`<div class="field"><label for="f-donation_${d.id}">${d.name} (${data.currency.toUpperCase()}, any amount)</label><input type="text" inputmode="decimal" id="f-donation_${d.id}" name="donation_${d.id}" value="${val(`donation_${d.id}`)}" data-donation ${attrs(v, `donation_${d.id}`)} />${err(v, `donation_${d.id}`)}</div>`)}
+                    <legend>${m.donations}</legend>
+                    ${data.donations.map((d) => html`<div class="field"><label for="f-donation_${d.id}">${m.donationLabel(d.name, data.currency.toUpperCase())}</label><input type="text" inputmode="decimal" id="f-donation_${d.id}" name="donation_${d.id}" value="${val(`donation_${d.id}`)}" data-donation ${attrs(v, `donation_${d.id}`)} />${err(v, `donation_${d.id}`)}</div>`)}
                   </fieldset>`
                 : ''
             }
             <fieldset>
-              <legend>Your details</legend>
+              <legend>${m.yourDetails}</legend>
               <div class="field">
-                <label for="f-name">Name</label
+                <label for="f-name">${m.name}</label
                 ><input
                   type="text"
                   id="f-name"
@@ -196,7 +201,7 @@ export function shopPage(v: ShopView): SafeHtml {
                 />${err(v, 'name')}
               </div>
               <div class="field">
-                <label for="f-email">Email</label
+                <label for="f-email">${m.email}</label
                 ><input
                   type="email"
                   id="f-email"
@@ -207,10 +212,10 @@ export function shopPage(v: ShopView): SafeHtml {
                   ${attrs(v, 'email')}
                 />${err(v, 'email')}
               </div>
-              ${data.questions.filter((q) => q.scope === 'order').map((q) => html`<div class="field"><label for="f-q_${q.key}">${q.label}${q.required ? ' (required)' : ''}</label><input type="text" id="f-q_${q.key}" name="q_${q.key}" value="${val(`q_${q.key}`)}" ${attrs(v, `q_${q.key}`)} />${err(v, `q_${q.key}`)}</div>`)}
+              ${data.questions.filter((q) => q.scope === 'order').map((q) => html`<div class="field"><label for="f-q_${q.key}">${q.label}${q.required ? ` (${m.required})` : ''}</label><input type="text" id="f-q_${q.key}" name="q_${q.key}" value="${val(`q_${q.key}`)}" ${attrs(v, `q_${q.key}`)} />${err(v, `q_${q.key}`)}</div>`)}
               ${attendeeQuestions(v)}
               <div class="field">
-                <label for="f-code">Discount code (optional)</label
+                <label for="f-code">${m.discountCode}</label
                 ><input
                   type="text"
                   id="f-code"
@@ -221,14 +226,11 @@ export function shopPage(v: ShopView): SafeHtml {
                 />${err(v, 'code')}
               </div>
             </fieldset>
-            <p class="admit-total" data-total data-currency="${data.currency}" data-digits="${minorDigits(data.currency)}" hidden>
-              <span>Total</span> <output aria-live="polite"></output>
+            <p class="admit-total" data-total data-currency="${data.currency}" data-digits="${minorDigits(data.currency)}" data-locale="${loc.tag}" hidden>
+              <span>${m.total}</span> <output aria-live="polite"></output>
             </p>
-            <p class="muted">
-              When you continue, your tickets are held for you for 35 minutes while you pay; if you do not pay
-              in that time, they go back on sale.
-            </p>
-            <button type="submit">Continue to payment</button>
+            <p class="muted">${m.holdExplained(Math.round(BROWSER_HOLD_MS / 60_000))}</p>
+            <button type="submit">${m.continueToPayment}</button>
           </form>
           ${RUNNING_TOTAL}`
     }`;
@@ -236,6 +238,7 @@ export function shopPage(v: ShopView): SafeHtml {
 
 /** Per-attendee questions: one block per ticket already chosen (after a first submit). */
 function attendeeQuestions(v: ShopView): SafeHtml {
+  const { m } = v.loc;
   const qs = v.data.questions.filter((q) => q.scope === 'attendee');
   if (!qs.length) return html``;
   const blocks: SafeHtml[] = [];
@@ -244,11 +247,11 @@ function attendeeQuestions(v: ShopView): SafeHtml {
     for (let i = 1; i <= n; i++) {
       blocks.push(
         html`<fieldset>
-          <legend>${t.name}, ticket ${i}</legend>
+          <legend>${m.ticketOf(t.name, i)}</legend>
           ${qs.map((q) => {
             const key = `a_${t.id}_${i}_${q.key}`;
             return html`<div class="field">
-              <label for="f-${key}">${q.label}${q.required ? ' (required)' : ''}</label
+              <label for="f-${key}">${q.label}${q.required ? ` (${m.required})` : ''}</label
               ><input type="text" id="f-${key}" name="${key}" value="${v.form[key] ?? ''}" ${attrs(v, key)} />${err(v, key)}
             </div>`;
           })}
@@ -256,7 +259,5 @@ function attendeeQuestions(v: ShopView): SafeHtml {
       );
     }
   }
-  return blocks.length
-    ? html`${blocks}`
-    : html`<p class="muted">Questions for each ticket holder follow once you have chosen tickets.</p>`;
+  return blocks.length ? html`${blocks}` : html`<p class="muted">${m.attendeeQuestionsLater}</p>`;
 }

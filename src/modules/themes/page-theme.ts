@@ -18,11 +18,18 @@ import { imagePath } from './images.repo.ts';
 import { RESERVED_COMPONENT_NAMES } from './templates.ts';
 
 /** What a buyer page needs from the account's default theme. */
+/** The language a page is in: its `lang` attribute and the frame's own two phrases. */
+export interface PageLanguage {
+  tag: string;
+  skipToContent: string;
+  poweredBy: string;
+}
+
 export interface PageTheme {
   /** A `:root { --admit-...: ... }` block of CSS custom properties. */
   css: string;
   /** A full HTML document: the theme's web layout (or the built-in one) around `contentHtml`. */
-  wrap(contentHtml: string, title: string): string;
+  wrap(contentHtml: string, title: string, language?: PageLanguage): string;
   /** True only when the theme asks for it and the account's plan allows it. */
   hidePoweredBy: boolean;
 }
@@ -40,50 +47,55 @@ interface ThemeInputs {
 
 /** Loads the account's default theme (or the built-in defaults when it has none). */
 export async function loadPageTheme(db: Db, accountId: number): Promise<PageTheme> {
-  const account = await db
-    .selectFrom('accounts')
-    .select(['name', 'hide_powered_by_allowed'])
-    .where('id', '=', accountId)
-    .executeTakeFirst();
-  const theme = await db
-    .selectFrom('themes')
-    .select(['settings', 'logo_image_id', 'banner_image_id', 'background_image_id'])
-    .where('account_id', '=', accountId)
-    .where('is_default', '=', true)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return buildPageTheme(await readThemeInputs(db, accountId, 'web', ''));
+}
+
+/**
+ * What a page or a mail is dressed in: the account's default theme settings (the built-in
+ * defaults when it has none), its images' URLs (absolute under `origin` for mail), and the
+ * layout of `channel` the theme names, with the account's components.
+ */
+async function readThemeInputs(db: Db, accountId: number, channel: 'web' | 'email', origin: string): Promise<ThemeInputs> {
+  const [account, theme] = await Promise.all([
+    db.selectFrom('accounts').select(['name', 'hide_powered_by_allowed']).where('id', '=', accountId).executeTakeFirst(),
+    db
+      .selectFrom('themes')
+      .select(['settings', 'logo_image_id', 'banner_image_id', 'background_image_id'])
+      .where('account_id', '=', accountId)
+      .where('is_default', '=', true)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst(),
+  ]);
   const settings = deriveThemeSettings((theme?.settings as Record<string, unknown> | undefined) ?? {});
   const imageIds = [theme?.logo_image_id, theme?.banner_image_id, theme?.background_image_id].filter(
     (x): x is number => typeof x === 'number' || typeof x === 'string',
   );
-  const images = imageIds.length
-    ? await db
-        .selectFrom('images')
-        .select(['id', 'sha256'])
-        .where('account_id', '=', accountId)
-        .where('id', 'in', imageIds)
-        .execute()
-    : [];
+  const layoutId = channel === 'web' ? settings.default_web_html_template_id : settings.default_email_html_template_id;
+  const wantsLayout = typeof layoutId === 'number' && Number.isSafeInteger(layoutId);
+  const [images, templates] = await Promise.all([
+    imageIds.length
+      ? db.selectFrom('images').select(['id', 'sha256']).where('account_id', '=', accountId).where('id', 'in', imageIds).execute()
+      : [],
+    wantsLayout
+      ? db
+          .selectFrom('html_templates')
+          .select(['id', 'key', 'kind', 'channel', 'body'])
+          .where('account_id', '=', accountId)
+          .where((eb) => eb.or([eb('id', '=', layoutId), eb('kind', '=', 'component')]))
+          .execute()
+      : [],
+  ]);
   const urlOf = (id: number | null | undefined) => {
     const img = images.find((i) => Number(i.id) === Number(id));
-    return img ? imagePath(Number(img.id), img.sha256) : null;
+    return img ? `${origin}${imagePath(Number(img.id), img.sha256)}` : null;
   };
   let layout: string | null = null;
   const components: Record<string, string> = {};
-  const layoutId = settings.default_web_html_template_id;
-  if (typeof layoutId === 'number' && Number.isSafeInteger(layoutId)) {
-    const templates = await db
-      .selectFrom('html_templates')
-      .select(['id', 'key', 'kind', 'channel', 'body'])
-      .where('account_id', '=', accountId)
-      .where((eb) => eb.or([eb('id', '=', layoutId), eb('kind', '=', 'component')]))
-      .execute();
-    for (const t of templates) {
-      if (Number(t.id) === layoutId && t.kind === 'layout' && t.channel === 'web') layout = t.body;
-      else if (t.kind === 'component') components[t.key] = t.body;
-    }
+  for (const t of templates) {
+    if (Number(t.id) === layoutId && t.kind === 'layout' && t.channel === channel) layout = t.body;
+    else if (t.kind === 'component') components[t.key] = t.body;
   }
-  return buildPageTheme({
+  return {
     accountName: account?.name ?? '',
     settings,
     hidePoweredBy: account?.hide_powered_by_allowed === true && settings.hide_powered_by === true,
@@ -92,7 +104,7 @@ export async function loadPageTheme(db: Db, accountId: number): Promise<PageThem
     backgroundUrl: urlOf(theme?.background_image_id),
     layout,
     components,
-  });
+  };
 }
 
 function hexOr(v: unknown, fallback: string): string {
@@ -150,7 +162,6 @@ const EMPTY_RESERVED = RESERVED_COMPONENT_NAMES.filter((n) => !['content', 'head
 export function buildPageTheme(t: ThemeInputs): PageTheme {
   const css = themeCss(t.settings, t.backgroundUrl);
   const locale = (LOCALES as readonly string[]).includes(String(t.settings.locale)) ? String(t.settings.locale) : LOCALE_DEFAULT;
-  const poweredBy = t.hidePoweredBy ? '' : '<p class="admit-powered-by">Powered by admit</p>';
   const header =
     `<header class="admit-header">` +
     (t.logoUrl
@@ -158,24 +169,26 @@ export function buildPageTheme(t: ThemeInputs): PageTheme {
       : `<strong>${escapeHtml(t.accountName)}</strong>`) +
     `</header>` +
     (t.bannerUrl ? `<img class="admit-banner" src="${escapeHtml(t.bannerUrl)}" alt="">` : '');
-  const footer = `<footer class="admit-footer">${poweredBy}</footer>`;
+  const themeLanguage: PageLanguage = { tag: locale, skipToContent: 'Skip to content', poweredBy: 'Powered by admit' };
 
-  const documentOf = (title: string, body: string) =>
-    `<!doctype html><html lang="${locale}"><head><meta charset="utf-8">` +
+  const documentOf = (title: string, body: string, lang: PageLanguage) =>
+    `<!doctype html><html lang="${escapeHtml(lang.tag)}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>` +
     `<style>${css}${BASE_CSS}</style></head><body>${body}</body></html>`;
 
-  const builtIn = (content: string, title: string) =>
-    documentOf(
-      title,
-      `<a class="admit-skip" href="#main">Skip to content</a>${header}<main id="main">${content}</main>${footer}`,
-    );
-
-  const wrap = (content: string, title: string): string => {
-    if (!t.layout) return builtIn(content, title);
+  const wrap = (content: string, title: string, lang: PageLanguage = themeLanguage): string => {
+    const poweredBy = t.hidePoweredBy ? '' : `<p class="admit-powered-by">${escapeHtml(lang.poweredBy)}</p>`;
+    const footer = `<footer class="admit-footer">${poweredBy}</footer>`;
+    const builtIn = () =>
+      documentOf(
+        title,
+        `<a class="admit-skip" href="#main">${escapeHtml(lang.skipToContent)}</a>${header}<main id="main">${content}</main>${footer}`,
+        lang,
+      );
+    if (!t.layout) return builtIn();
     const rendered = renderLayout(t, title, { header, footer, powered_by: poweredBy });
-    if (rendered === null) return builtIn(content, title);
+    if (rendered === null) return builtIn();
     const { html, slot } = rendered;
     const first = html.indexOf(slot);
     const body =
@@ -187,7 +200,7 @@ export function buildPageTheme(t: ThemeInputs): PageTheme {
             .slice(first + slot.length)
             .split(slot)
             .join('');
-    return documentOf(title, body);
+    return documentOf(title, body, lang);
   };
   return { css, wrap, hidePoweredBy: t.hidePoweredBy };
 }
@@ -267,52 +280,11 @@ export async function loadMailLayout(
   db: Db,
   accountId: number,
   baseUrl: string,
-): Promise<((contentHtml: string, title: string) => string) | null> {
-  const theme = await db
-    .selectFrom('themes')
-    .select(['settings', 'logo_image_id', 'banner_image_id'])
-    .where('account_id', '=', accountId)
-    .where('is_default', '=', true)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!theme) return null;
-  const settings = deriveThemeSettings((theme.settings as Record<string, unknown> | undefined) ?? {});
-  const layoutId = settings.default_email_html_template_id;
-  if (typeof layoutId !== 'number' || !Number.isSafeInteger(layoutId)) return null;
-  const templates = await db
-    .selectFrom('html_templates')
-    .select(['id', 'key', 'kind', 'channel', 'body'])
-    .where('account_id', '=', accountId)
-    .where((eb) => eb.or([eb('id', '=', layoutId), eb('kind', '=', 'component')]))
-    .execute();
-  let layout: string | null = null;
-  const components: Record<string, string> = {};
-  for (const t of templates) {
-    if (Number(t.id) === layoutId && t.kind === 'layout' && t.channel === 'email') layout = t.body;
-    else if (t.kind === 'component') components[t.key] = t.body;
-  }
-  if (!layout) return null;
-  const ids = [theme.logo_image_id, theme.banner_image_id].filter((x): x is number => x !== null && x !== undefined);
-  const images = ids.length
-    ? await db.selectFrom('images').select(['id', 'sha256']).where('account_id', '=', accountId).where('id', 'in', ids).execute()
-    : [];
-  const origin = baseUrl.replace(/\/$/, '');
-  const urlOf = (id: number | null | undefined) => {
-    const img = images.find((i) => Number(i.id) === Number(id));
-    return img ? `${origin}${imagePath(Number(img.id), img.sha256)}` : null;
-  };
-  const account = await db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirst();
-  const inputs: ThemeInputs = {
-    accountName: account?.name ?? '',
-    settings,
-    hidePoweredBy: true,
-    logoUrl: urlOf(theme.logo_image_id),
-    bannerUrl: urlOf(theme.banner_image_id),
-    backgroundUrl: null,
-    layout,
-    components,
-  };
-  return (contentHtml, title) => {
+): Promise<((contentHtml: string, title: string, lang: string) => string) | null> {
+  const read = await readThemeInputs(db, accountId, 'email', baseUrl.replace(/\/$/, ''));
+  if (!read.layout) return null;
+  const inputs: ThemeInputs = { ...read, hidePoweredBy: true, backgroundUrl: null };
+  return (contentHtml, title, lang) => {
     const rendered = renderLayout(inputs, title, { header: '', footer: '', powered_by: '' });
     let body = contentHtml;
     if (rendered) {
@@ -327,6 +299,6 @@ export async function loadMailLayout(
               .split(rendered.slot)
               .join('');
     }
-    return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`;
+    return `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`;
   };
 }

@@ -265,6 +265,8 @@ export interface OrdersTable {
   codes_key: Generated<string>;
   answers: GenJson<Answer[]>;
   item_answers: GenJson<ItemAnswer[]>;
+  /** the language the order was bought in (BCP 47); null for API and imported orders */
+  locale: string | null;
   created_at: Timestamp;
   paid_at: Timestamp | null;
   canceled_at: Timestamp | null;

@@ -108,6 +108,25 @@ describe('outbox dispatch over SMTP', () => {
     expect(ics?.content.toString()).toContain('SUMMARY:Open Day');
   });
 
+  it("speaks the event's language when the order has none of its own: German subject, text, HTML and dates", async () => {
+    await t.ctx.db.updateTable('events').set({ locale: 'de' }).where('slug', '=', 'free').execute();
+    try {
+      const o = (await freeOrder('jan@example.org')).json();
+      await t.jobs.runAll();
+      const mail = await simpleParser(smtp.messages.at(-1)!.data, { skipImageLinks: true });
+      expect(mail.subject).toBe(`Ihre Tickets für Open Day (${o.ref})`);
+      expect(mail.text).toContain(`Vielen Dank für Ihre Bestellung ${o.ref} für Open Day`);
+      expect(mail.text).toContain('Bezahlt: 0,00\u00a0€.');
+      expect(mail.text).toContain('Ihre Bestellseite: http://admit.test/o/');
+      expect(mail.html).toContain('<html lang="de">');
+      expect(mail.html).toContain('Tickets öffnen');
+      expect(mail.html).toContain('alt="QR-Code für Ticket');
+      expect(mail.attachments.some((x) => x.contentType === 'application/pdf')).toBe(true);
+    } finally {
+      await t.ctx.db.updateTable('events').set({ locale: 'en' }).where('slug', '=', 'free').execute();
+    }
+  });
+
   it("wraps the HTML in the account's email layout when its theme names one", async () => {
     const account = await t.ctx.db.selectFrom('accounts').select('id').where('slug', '=', a.slug).executeTakeFirstOrThrow();
     const tpl = await t.ctx.db

@@ -1,0 +1,157 @@
+import { formatMoney, minorDigits } from '../../platform/money.ts';
+import { de } from './messages.de.ts';
+import { en, type Messages } from './messages.en.ts';
+
+/**
+ * The buyer side's languages. A page or mail speaks one catalogue language (`lang`) and formats
+ * money and dates with `Intl` for a full tag (`tag`): a buyer whose browser asks for de-AT reads
+ * the German catalogue with Austrian formats. The choice, first that applies:
+ * 1. an explicit choice: `?lang=` on a page, or the language an order was bought in;
+ * 2. the buyer's `Accept-Language`, in its order of preference, among the catalogues;
+ * 3. the event's `locale` when a catalogue speaks it;
+ * 4. English.
+ */
+export const CATALOGUES = { en, de } as const satisfies Record<string, Messages>;
+export type Lang = keyof typeof CATALOGUES;
+export const LANGS = Object.keys(CATALOGUES) as Lang[];
+
+export interface Locale {
+  lang: Lang;
+  /** the BCP 47 tag `Intl` formats with */
+  tag: string;
+  m: Messages;
+  money(amountMinor: number, currency: string): string;
+  /** a moment in the event's timezone: "Sat, 19 Jun 2027, 18:00 (Europe/Berlin)" in en-GB */
+  dateTime(at: Date | string, timezone: string): string;
+}
+
+/** The tag in canonical form, or null when it is not a well-formed BCP 47 tag. */
+function canonical(tag: string): string | null {
+  if (!tag || tag.length > 35 || tag === '*') return null;
+  try {
+    return Intl.getCanonicalLocales(tag)[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function langOf(tag: string): Lang | null {
+  const primary = tag.split('-')[0]!.toLowerCase();
+  return (LANGS as string[]).includes(primary) ? (primary as Lang) : null;
+}
+
+/** Accept-Language's tags, most preferred first (q=0 and malformed entries left out). */
+export function parseAcceptLanguage(header: string | undefined): string[] {
+  if (!header) return [];
+  const entries: Array<{ tag: string; q: number; i: number }> = [];
+  header
+    .split(',')
+    .slice(0, 32)
+    .forEach((part, i) => {
+      const [rawTag = '', ...params] = part.trim().split(';');
+      let q = 1;
+      for (const p of params) {
+        const m = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/.exec(p);
+        if (m) q = Number(m[1]);
+      }
+      const tag = canonical(rawTag.trim());
+      if (tag && q > 0) entries.push({ tag, q, i });
+    });
+  return entries.sort((a, b) => b.q - a.q || a.i - b.i).map((e) => e.tag);
+}
+
+export interface LocaleChoice {
+  /** `?lang=` or the order's recorded language */
+  choice?: string | null | undefined;
+  acceptLanguage?: string | undefined;
+  /** the event's `locale` */
+  fallback?: string | null | undefined;
+}
+
+export function negotiate(c: LocaleChoice): Locale {
+  const explicit = c.choice ? canonical(c.choice) : null;
+  if (explicit && langOf(explicit)) return localeOf(explicit);
+  for (const tag of parseAcceptLanguage(c.acceptLanguage)) if (langOf(tag)) return localeOf(tag);
+  const fallback = c.fallback ? canonical(c.fallback) : null;
+  if (fallback && langOf(fallback)) return localeOf(fallback);
+  return localeOf('en');
+}
+
+const locales = new Map<string, Locale>();
+
+/** The locale of a tag (its catalogue by primary language, English when none); made once per tag. */
+export function localeOf(tag: string): Locale {
+  const hit = locales.get(tag);
+  if (hit) return hit;
+  const canon = canonical(tag) ?? 'en';
+  const lang = langOf(canon) ?? 'en';
+  const formatTag = langOf(canon) ? canon : 'en';
+  const moneyFormats = new Map<string, Intl.NumberFormat | null>();
+  const dateFormats = new Map<string, Intl.DateTimeFormat>();
+  const locale: Locale = {
+    lang,
+    tag: formatTag,
+    m: CATALOGUES[lang],
+    money(amount, currency) {
+      let f = moneyFormats.get(currency);
+      if (f === undefined) {
+        const digits = minorDigits(currency);
+        try {
+          f = new Intl.NumberFormat(formatTag, {
+            style: 'currency',
+            currency: currency.toUpperCase(),
+            minimumFractionDigits: digits,
+            maximumFractionDigits: digits,
+          });
+        } catch {
+          f = null;
+        }
+        moneyFormats.set(currency, f);
+      }
+      if (!f) return formatMoney(amount, currency);
+      // an exact decimal string: no binary fraction between the integer and the text
+      return f.format(decimalString(amount, minorDigits(currency)) as unknown as number);
+    },
+    dateTime(at, timezone) {
+      let f = dateFormats.get(timezone);
+      if (!f) {
+        f = new Intl.DateTimeFormat(formatTag, {
+          timeZone: timezone,
+          weekday: 'short',
+          day: 'numeric',
+          month: 'short',
+          year: 'numeric',
+          hour: 'numeric',
+          minute: '2-digit',
+        });
+        if (dateFormats.size > 500) dateFormats.clear();
+        dateFormats.set(timezone, f);
+      }
+      return `${f.format(new Date(at))} (${timezone})`;
+    },
+  };
+  if (locales.size > 500) locales.clear();
+  locales.set(tag, locale);
+  return locale;
+}
+
+/** 1250 with 2 digits -> "12.50"; -5 -> "-0.05". */
+export function decimalString(amount: number, digits: number): string {
+  const neg = amount < 0;
+  const s = String(Math.abs(Math.trunc(amount))).padStart(digits + 1, '0');
+  const body = digits ? `${s.slice(0, -digits)}.${s.slice(-digits)}` : s;
+  return neg ? `-${body}` : body;
+}
+
+/** A link per catalogue language, the current one marked: the buyer pages' language switch. */
+export function languageLinks(
+  current: Locale,
+  hrefFor: (lang: Lang) => string,
+): Array<{ lang: Lang; name: string; href: string; current: boolean }> {
+  return LANGS.map((lang) => ({
+    lang,
+    name: CATALOGUES[lang].languageName,
+    href: hrefFor(lang),
+    current: lang === current.lang,
+  }));
+}

@@ -1,0 +1,163 @@
+/**
+ * The buyer side's English messages: every word the event, pay and order pages, the public
+ * pages, the buyer mails and the ticket PDF show. Other languages implement the same type
+ * (`Messages`), so the compiler refuses a catalogue with a message missing or of the wrong shape.
+ * Values are plain text (pages escape them); a function takes the parts a sentence needs.
+ */
+export const en = {
+  languageName: 'English',
+  language: 'Language',
+
+  // the page frame
+  skipToContent: 'Skip to content',
+  poweredBy: 'Powered by admit',
+
+  // the event page
+  addToCalendar: 'Add to calendar',
+  aboutEvent: 'About this event',
+  mapAndDirections: 'Map and directions',
+  salesEnd: (when: string) => `Sales end ${when}.`,
+  salesEnded: 'Sales for this event have ended.',
+  checkFields: 'Please check the highlighted fields.',
+  currency: 'Currency',
+  currencyNoScript: (currency: string) => `Prices below are in ${currency}; change the currency with ?currency= in the address.`,
+  tickets: 'Tickets',
+  extras: 'Extras',
+  donations: 'Donations',
+  donationLabel: (name: string, currency: string) => `${name} (${currency}, any amount)`,
+  free: 'Free',
+  notSoldInCurrency: 'not sold in this currency',
+  onlyLeft: (n: number) => `only ${n} left`,
+  soldOut: 'Sold out',
+  soldOutShort: 'sold out',
+  unavailable: 'Unavailable',
+  sessionFor: (ticketType: string) => `Session for ${ticketType}`,
+  choose: 'Choose…',
+  yourDetails: 'Your details',
+  name: 'Name',
+  email: 'Email',
+  required: 'required',
+  discountCode: 'Discount code (optional)',
+  ticketOf: (ticketType: string, n: number) => `${ticketType}, ticket ${n}`,
+  attendeeQuestionsLater: 'Questions for each ticket holder follow once you have chosen tickets.',
+  total: 'Total',
+  holdExplained: (minutes: number) =>
+    `When you continue, your tickets are held for you for ${minutes} minutes while you pay; if you do not pay in that time, they go back on sale.`,
+  continueToPayment: 'Continue to payment',
+
+  // the checkout form's field messages
+  enterWholeNumber: 'Enter a whole number',
+  chooseSession: 'Choose a session',
+  enterAmount: 'Enter an amount such as 10 or 12.50',
+  enterName: 'Enter your name',
+  enterEmail: 'Enter your email address: the tickets are sent there',
+  notAnEmail: 'This is not an email address',
+  chooseTicket: 'Choose at least one ticket',
+  answerQuestion: 'Please answer this question',
+  /** a checkout refused by the order pipeline: English keeps the pipeline's own, more specific words */
+  checkoutError: (code: string, message: string): string => message || code,
+
+  // pay and order pages
+  payFor: (event: string) => `Pay for ${event}`,
+  yourOrderFor: (event: string) => `Your order for ${event}`,
+  notPayable: 'Not payable',
+  payByCard: 'Pay by card',
+  paymentPending: 'Payment pending',
+  paymentNotConfirmed: 'Your payment has not been confirmed yet. Nothing more is charged if you try again.',
+  backToPayment: 'Back to the payment',
+  order: 'Order',
+  forName: (name: string) => `for ${name}`,
+  reservedUntil: 'Your tickets are reserved until',
+  timeIsUp: 'Time is up.',
+  /** the countdown's text; `{time}` is replaced in the browser */
+  timeLeft: '{time} left.',
+  testMode: 'Test mode: no card is needed and no money moves.',
+  payAmount: (amount: string) => `Pay ${amount}`,
+  cardDetails: 'Card details',
+  stripeNote:
+    'Your card is processed by Stripe. Already paid in another window? Press the button to check: nothing is charged twice.',
+  alreadyPaid: 'This order is already paid. Nothing was charged again.',
+  holdEnded: 'The reservation for this order has ended, so it can no longer be paid. Nothing was charged.',
+  orderCanceled: 'This order was canceled and can no longer be paid. Nothing was charged.',
+  orderRefunded: 'This order was refunded.',
+  paymentsUnavailable: 'Payments are not available for this event right now. Nothing was charged.',
+  seeOrder: 'See your order and tickets',
+  statusPaid: 'Paid. Show a ticket’s QR code at the door.',
+  statusPending: 'Waiting for payment.',
+  statusCanceled: 'This order was canceled.',
+  statusRefunded: 'This order was refunded; its tickets are no longer valid.',
+  payNow: 'Pay now',
+  downloadTickets: 'Download tickets (PDF)',
+  receipt: 'Receipt',
+  keepPagePrivate: 'Keep this page’s address private: whoever has it holds the order.',
+  yourTickets: 'Your tickets',
+  qrFor: (ref: string) => `QR code for ticket ${ref}`,
+  noLongerValid: 'No longer valid',
+  ticketAsPdf: (ref: string) => `Ticket ${ref} as PDF`,
+  item: 'Item',
+  quantity: 'Qty',
+  price: 'Price',
+  inclTax: (rate: string, amount: string) => `incl. ${rate}% tax: ${amount}`,
+  discountCodeLine: (code: string) => `Discount code ${code}`,
+  tax: 'Tax',
+  includesTax: (amount: string) => `(includes ${amount} tax)`,
+  payments: 'Payments',
+  paidBy: (amount: string, rail: string, when: string, test: boolean) =>
+    `Paid ${amount} by ${rail}${test ? ' (test payment, no money moved)' : ''}, ${when}`,
+  refundedLine: (amount: string, when: string, test: boolean) => `Refunded ${amount}${test ? ' (test refund)' : ''}, ${when}`,
+
+  // what a ticket's or an order's QR code opens
+  qrTicketStatus: (ref: string, type: string, valid: boolean) =>
+    `Ticket ${ref} (${type}): ${valid ? 'valid' : 'no longer valid'}.`,
+  qrShowAtDoor: 'Show this code at the door; staff scan it with the check-in app.',
+  qrOrderStatus: (ref: string, valid: number) => `Order ${ref}: ${valid} valid ticket${valid === 1 ? '' : 's'}.`,
+
+  // root and account pages
+  ticketsOnServer: 'Tickets on this server',
+  organiserConsole: 'Organiser console',
+  apiDocs: 'API documentation',
+  upcomingEvents: 'Upcoming events',
+  noUpcomingEvents: 'No upcoming events right now.',
+
+  // mails
+  ticketsSubject: (event: string, ref: string) => `Your tickets for ${event} (${ref})`,
+  ticketsTitle: (event: string) => `Your tickets for ${event}`,
+  thankYou: (ref: string, event: string, when: string) => `Thank you for your order ${ref} for ${event}, ${when}.`,
+  totalPaid: (amount: string) => `Total paid: ${amount}.`,
+  yourTicketsList: (list: string) => `Your tickets: ${list}.`,
+  showCodes: 'Show the QR codes on your order page at the door. Keep this link private: whoever has it holds the order.',
+  openTickets: 'Open your tickets',
+  orderPageLine: (url: string) => `Your order page: ${url}`,
+  lateReinstated: (ref: string) =>
+    `Your payment for order ${ref} arrived after the reservation had ended, but the tickets were still available: your order is confirmed.`,
+  lateRefunding: (ref: string) =>
+    `Your payment for order ${ref} arrived after the reservation had ended and the tickets are no longer available. The full amount is being refunded to you.`,
+  lateReinstatedSubject: (ref: string, event: string) => `Order ${ref} for ${event} confirmed`,
+  lateRefundingSubject: (ref: string, event: string) => `Order ${ref} for ${event}: your payment is being refunded`,
+  orderConfirmed: 'Your order is confirmed',
+  paymentBeingRefunded: 'Your payment is being refunded',
+  openOrder: 'Open your order',
+  payLinkReserved: (ref: string, event: string, when: string) =>
+    `Your order ${ref} for ${event}, ${when}, is reserved and waits for payment.`,
+  amountDue: (amount: string) => `Amount due: ${amount}.`,
+  holdsUntil: (when: string) => `The reservation holds until ${when}.`,
+  keepPayLinkPrivate: 'Keep this link private: whoever has it can pay for and hold the order.',
+  payLinkSubject: (event: string, ref: string) => `Complete your order for ${event} (${ref})`,
+  payLinkTitle: (event: string) => `Complete your order for ${event}`,
+  payHere: (url: string) => `Pay here: ${url}`,
+  refundedAmount: (amount: string, ref: string, event: string) => `We have refunded ${amount} for order ${ref} (${event}).`,
+  refundTest: 'This was a test (sandbox) order: no real money moved.',
+  refundTiming: 'It reaches your account in the time your bank takes, usually 5 to 10 days.',
+  refundTicketsVoid: 'The tickets of this order are no longer valid.',
+  refundSubject: (ref: string, event: string) => `Refund for order ${ref} (${event})`,
+  refundTitle: 'Your refund',
+
+  // the ticket PDF
+  pdfTitle: (event: string, ref: string) => `${event}: tickets ${ref}`,
+  pdfTicket: 'Ticket',
+  pdfOrder: 'Order',
+  pdfShowCode: 'Show this code at the entrance.',
+  pdfOnePerson: 'Each code admits one person once.',
+};
+
+export type Messages = typeof en;

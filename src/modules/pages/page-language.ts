@@ -1,0 +1,48 @@
+import type { FastifyRequest } from 'fastify';
+import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
+import { languageLinks, negotiate, type Lang, type Locale } from '../i18n/i18n.ts';
+import type { PageLanguage } from '../themes/page-theme.ts';
+
+/**
+ * A buyer page's language: `?lang=` (the language switch), else `choice` (the language the
+ * order was bought in), else the browser's Accept-Language among the catalogues, else `fallback`
+ * (the event's locale), else English.
+ */
+export function pageLocale(request: FastifyRequest, fallback: string | null, choice: string | null = null): Locale {
+  const q = (request.query ?? {}) as { lang?: unknown };
+  return negotiate({
+    choice: typeof q.lang === 'string' && q.lang ? q.lang : choice,
+    acceptLanguage: request.headers['accept-language'],
+    fallback,
+  });
+}
+
+/** What the page frame (the theme's layout) needs to speak the page's language. */
+export function frameOf(loc: Locale): PageLanguage {
+  return { tag: loc.tag, skipToContent: loc.m.skipToContent, poweredBy: loc.m.poweredBy };
+}
+
+/** `lang` as a query parameter schema: what `?lang=` may hold. */
+export const langQuery = { lang: { type: 'string', maxLength: 35 } } as const;
+
+const SWITCH_CSS = raw(
+  '<style>.admit-lang{display:flex;gap:.75rem;justify-content:flex-end;font-size:.875rem;margin:-.5rem 0 .5rem}.admit-lang [aria-current]{font-weight:600;text-decoration:none;color:inherit}</style>',
+);
+
+/** The language switch: one link per catalogue, each named in its own language. */
+export function languageSwitch(loc: Locale, path: string, query: Record<string, string | undefined> = {}): SafeHtml {
+  const hrefFor = (lang: Lang) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v) params.set(k, v);
+    params.set('lang', lang);
+    return `${path}?${params.toString()}`;
+  };
+  return html`${SWITCH_CSS}
+    <nav class="admit-lang" aria-label="${loc.m.language}">
+      ${languageLinks(loc, hrefFor).map((l) =>
+        l.current
+          ? html`<a href="${l.href}" lang="${l.lang}" hreflang="${l.lang}" aria-current="true">${l.name}</a>`
+          : html`<a href="${l.href}" lang="${l.lang}" hreflang="${l.lang}">${l.name}</a>`,
+      )}
+    </nav>`;
+}
