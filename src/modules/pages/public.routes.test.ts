@@ -124,6 +124,31 @@ describe('languages', () => {
   });
 });
 
+describe('the event page under its one-second cache', () => {
+  it('keeps one rendering per language: a German browser never gets the English page, nor the reverse', async () => {
+    const cached = await createTestApp({ now: '2026-11-22T12:00:00Z', config: { catalogueCacheMs: 60_000 } });
+    try {
+      const c = await seedAccount(
+        cached.ctx,
+        makeAccountFile({ events: [makeEvent({ slug: 'later', starts_at: '2027-05-01T18:00:00Z' })] }),
+      );
+      const get2 = (language: string) =>
+        cached.app.inject({ method: 'GET', url: `/e/${c.slug}/later`, headers: { 'accept-language': language } });
+      const en1 = await get2('en-GB');
+      const de1 = await get2('de-DE');
+      expect(en1.body).toContain('Continue to payment');
+      expect(de1.body).toContain('Weiter zur Zahlung');
+      expect((await get2('en-GB')).body).toBe(en1.body);
+      expect((await get2('de-DE')).body).toBe(de1.body);
+      expect((await get2('de-DE, en;q=0.5')).body).toBe(de1.body);
+      expect((await get2('de-AT')).body).toContain('<html lang="de-AT">');
+      expect(en1.headers['cache-control']).toBe('no-store');
+    } finally {
+      await cached.close();
+    }
+  });
+});
+
 describe('the calendar file', () => {
   it('is an iCalendar download of the event', async () => {
     const res = await get(`/e/${a.slug}/later/calendar.ics`);

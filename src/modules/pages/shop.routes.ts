@@ -106,8 +106,9 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     // sale every visitor of the same second gets one rendering. The checkout itself always
     // counts stock afresh, so a hint a second old can never sell a seat that is gone.
     const key = [p.account, p.event, p.audience ?? '', p.portal ?? '', currency, loc.tag].join('\u0000');
-    const page = await cacheOf<string>(ctx.db, 'event-page', ctx.config.catalogueCacheMs, 1_000).get(key, async () =>
-      pageHtml(await loadShop(ctx, p.account, p.event, via(p), currency), p, loc, {}, {}, null),
+    // kept encoded: a hit is written as it is, without turning 8 KB of text into UTF-8 again
+    const page = await cacheOf<Buffer>(ctx.db, 'event-page', ctx.config.catalogueCacheMs, 1_000).get(key, async () =>
+      Buffer.from(await pageHtml(await loadShop(ctx, p.account, p.event, via(p), currency), p, loc, {}, {}, null)),
     );
     return reply
       .header('cache-control', 'no-store')
