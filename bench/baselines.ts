@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { percentile } from './lib.ts';
 
@@ -78,4 +82,83 @@ export async function runBaseline(
   await pool.end();
   latencies.sort((x, y) => x - y);
   return { perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), orders };
+}
+
+const PGBENCH_SCRIPTS = {
+  // (a) the interactive locked transaction: read the stock under its row lock, then write
+  a: `begin;
+select n from bl_stock where id = 1 for update \\gset
+\\if :n >= 1
+insert into bl_orders (stock_id, email, total_cents) values (1, 'b@example.org', 2500);
+update bl_stock set n = n - 1 where id = 1;
+\\endif
+commit;
+`,
+  // (b) one guarded statement per order
+  b: `with s as (update bl_stock set n = n - 1 where id = 1 and n >= 1 returning id)
+insert into bl_orders (stock_id, email, total_cents) select id, 'b@example.org', 2500 from s;
+`,
+};
+
+/**
+ * The same two designs measured by pgbench, PostgreSQL's own C client (`-j 2`, prepared
+ * statements), so the baselines are what the database can do rather than what a Node client
+ * can: transactions per second and latency percentiles from its per-transaction log. PostgreSQL
+ * here allows about 100 connections: above 70 clients pgbench runs with 70 (the most a pool
+ * would open), which the note says.
+ */
+export async function runPgbench(
+  url: string,
+  kind: 'a' | 'b',
+  clients: number,
+  seconds: number,
+): Promise<{ perSecond: number; p50: number; p99: number; connections: number }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'admit-pgbench-'));
+  const script = path.join(dir, `${kind}.sql`);
+  fs.writeFileSync(script, PGBENCH_SCRIPTS[kind]);
+  const connections = Math.min(clients, 70);
+  try {
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(
+        'pgbench',
+        [
+          '-n',
+          '-M',
+          'prepared',
+          '-j',
+          String(Math.min(2, connections)),
+          '-c',
+          String(connections),
+          '-T',
+          String(seconds),
+          '-l',
+          '--log-prefix',
+          path.join(dir, 'log'),
+          '-f',
+          script,
+          url,
+        ],
+        { cwd: dir, maxBuffer: 16 * 1024 * 1024 },
+        (err, stdout, stderr) => (err ? reject(new Error(`pgbench failed: ${stderr || err.message}`)) : resolve(stdout)),
+      ),
+    );
+    const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? NaN);
+    // log lines: client_id transaction_no time_us script_no time_epoch time_us
+    const latencies: number[] = [];
+    for (const f of fs.readdirSync(dir).filter((n) => n.startsWith('log'))) {
+      for (const line of fs.readFileSync(path.join(dir, f), 'utf8').split('\n')) {
+        const us = Number(line.split(' ')[2]);
+        if (Number.isFinite(us) && line) latencies.push(us / 1000);
+      }
+    }
+    latencies.sort((x, y) => x - y);
+    return { perSecond: tps, p50: percentile(latencies, 50), p99: percentile(latencies, 99), connections };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Whether pgbench is on the PATH (Debian's postgresql-contrib / postgresql-client ship it). */
+export async function pgbenchAvailable(): Promise<boolean> {
+  return new Promise((resolve) => execFile('pgbench', ['--version'], (err) => resolve(!err)));
 }

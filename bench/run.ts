@@ -8,7 +8,7 @@ import { createLogger } from '../src/platform/logger.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { importAccount } from '../src/modules/import/import.service.ts';
-import { runBaseline, settle, setupBaselineTables } from './baselines.ts';
+import { pgbenchAvailable, runBaseline, runPgbench, settle, setupBaselineTables } from './baselines.ts';
 import { seedOrders } from './seed.ts';
 import {
   adminQuery,
@@ -85,6 +85,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let server: ReturnType<typeof startProcess> | null = null;
+  let serverPeakRssMb: number | undefined;
   try {
     const database = await openDatabase({ databaseUrl: url, dataDir: null });
     await migrate(database.db);
@@ -172,6 +173,7 @@ async function main(): Promise<void> {
       const flash = await ids('flash');
       const body = JSON.stringify({ items: [{ ticket_type_id: flash.typeId, quantity: 1 }] });
       await setupBaselineTables(url, 50_000_000);
+      const usePgbench = await pgbenchAvailable();
       const clients = process.env.BENCH_CLIENTS?.split(',').map(Number) ?? (quick ? [64] : [16, 64, 256]);
       for (const n of clients) {
         await settle(url);
@@ -199,26 +201,31 @@ async function main(): Promise<void> {
         const errors = Object.entries(load.statuses)
           .filter(([s]) => s !== '201')
           .reduce((s, [, c]) => s + c, 0);
-        await settle(url);
-        const a = await runBaseline(url, 'a', n, DURATION);
-        await settle(url);
-        const b = await runBaseline(url, 'b', n, DURATION);
+        // the baselines: pgbench (PostgreSQL's C client) when installed, else the same through pg
+        const baseline = async (kind: 'a' | 'b') => {
+          await settle(url);
+          if (!usePgbench) return { ...(await runBaseline(url, kind, n, DURATION)), by: 'pg', connections: Math.min(n, 70) };
+          return { ...(await runPgbench(url, kind, n, DURATION)), by: 'pgbench' };
+        };
+        const a = await baseline('a');
+        const b = await baseline('b');
+        const by = `${a.by}${a.connections !== n ? `, ${a.connections} connections` : ''}`;
         const note = `p50 ${fmt(load.p50)} ms, p99 ${fmt(load.p99)} ms; created ${created}, non-201 ${errors}, oversell ${oversell}`;
         add({
           scenario: `flash sale, ${n} clients`,
           figure: 'orders/s',
           admit: created / DURATION,
           baseline: a.perSecond,
-          baselineName: '(a) locked txn',
-          note,
+          baselineName: `(a) locked txn (${by})`,
+          note: `${note}; baseline p50 ${fmt(a.p50, 1)} ms, p99 ${fmt(a.p99, 1)} ms`,
         });
         add({
           scenario: `flash sale, ${n} clients`,
           figure: 'orders/s',
           admit: created / DURATION,
           baseline: b.perSecond,
-          baselineName: '(b) guarded stmt',
-          note: `baseline p99 (a) ${fmt(a.p99)} ms, (b) ${fmt(b.p99)} ms`,
+          baselineName: `(b) guarded stmt (${by})`,
+          note: `baseline p50 ${fmt(b.p50, 1)} ms, p99 ${fmt(b.p99, 1)} ms`,
         });
       }
     }
@@ -710,6 +717,8 @@ async function main(): Promise<void> {
     }
     await pool.end();
     await database.close();
+    // the server's resident memory at its highest, over everything it served in this run
+    serverPeakRssMb = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   } catch (err) {
     if (server) console.error(server.output.join('').slice(-4000));
     throw err;
@@ -726,10 +735,11 @@ async function main(): Promise<void> {
   );
   console.log(`\nadmit benchmark (${quick ? 'quick' : 'full'}) on ${machine}\n`);
   console.log([header, ...table].join('\n'));
+  if (serverPeakRssMb) console.log(`\nserver peak RSS (VmHWM) over the whole run: ${fmt(serverPeakRssMb, 1)} MB`);
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   fs.writeFileSync(
     path.join(ROOT, 'bench/results/latest.json'),
-    JSON.stringify({ at: new Date().toISOString(), machine, quick, rows }, null, 2),
+    JSON.stringify({ at: new Date().toISOString(), machine, quick, rows, serverPeakRssMb }, null, 2),
   );
 }
 
