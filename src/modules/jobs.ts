@@ -1,6 +1,7 @@
 import type { Job } from '../platform/jobs/jobs.ts';
 import { outboxJob } from '../platform/jobs/outbox-dispatcher.ts';
 import { holdSweeper } from './orders/orders.service.ts';
+import { plannerStatistics } from './orders/planner-statistics.ts';
 import { outboxHandlers } from './outbox-handlers.ts';
 import { feeFiller } from './payments/payments.service.ts';
 import { refundReconciler } from './refunds/refund-order.ts';
@@ -11,4 +12,12 @@ import { webhookJob } from './webhooks/delivery.ts';
  * Every periodic job of the service. Each must be safe when several instances run it at once
  * (claim work with row locks or SKIP LOCKED).
  */
-export const allJobs: Job[] = [holdSweeper, outboxJob(outboxHandlers), feeFiller, refundReconciler, counterCompactor, webhookJob];
+export const allJobs: Job[] = [
+  holdSweeper,
+  outboxJob(outboxHandlers),
+  feeFiller,
+  refundReconciler,
+  counterCompactor,
+  webhookJob,
+  plannerStatistics,
+];
