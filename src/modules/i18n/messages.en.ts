@@ -102,8 +102,13 @@ export const en = {
   tax: 'Tax',
   includesTax: (amount: string) => `(includes ${amount} tax)`,
   payments: 'Payments',
+  /** how a payment was made, by its rail */
+  rails: { card: 'card', wallet: 'wallet', sandbox: 'test payment (sandbox)', terminal: 'card at the venue' } as Record<
+    string,
+    string
+  >,
   paidBy: (amount: string, rail: string, when: string, test: boolean) =>
-    `Paid ${amount} by ${rail}${test ? ' (test payment, no money moved)' : ''}, ${when}`,
+    `Paid ${amount} by ${rail}${test ? ', no money moved' : ''}, ${when}`,
   refundedLine: (amount: string, when: string, test: boolean) => `Refunded ${amount}${test ? ' (test refund)' : ''}, ${when}`,
 
   // what a ticket's or an order's QR code opens
