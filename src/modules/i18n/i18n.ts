@@ -84,9 +84,11 @@ export function localeOf(tag: string): Locale {
   const hit = locales.get(tag);
   if (hit) return hit;
   const canon = canonical(tag) ?? 'en';
-  const lang = langOf(canon) ?? 'en';
-  const formatTag = langOf(canon) ? canon : 'en';
-  const moneyFormats = new Map<string, Intl.NumberFormat | null>();
+  const known = langOf(canon);
+  // a tag no catalogue speaks is English throughout, its formats included
+  const lang = known ?? 'en';
+  const formatTag = known ? canon : 'en';
+  const moneyFormats = new Map<string, { format: Intl.NumberFormat; digits: number } | null>();
   const dateFormats = new Map<string, Intl.DateTimeFormat>();
   const locale: Locale = {
     lang,
@@ -97,12 +99,13 @@ export function localeOf(tag: string): Locale {
       if (f === undefined) {
         const digits = minorDigits(currency);
         try {
-          f = new Intl.NumberFormat(formatTag, {
+          const format = new Intl.NumberFormat(formatTag, {
             style: 'currency',
             currency: currency.toUpperCase(),
             minimumFractionDigits: digits,
             maximumFractionDigits: digits,
           });
+          f = { format, digits };
         } catch {
           f = null;
         }
@@ -110,7 +113,7 @@ export function localeOf(tag: string): Locale {
       }
       if (!f) return formatMoney(amount, currency);
       // an exact decimal string: no binary fraction between the integer and the text
-      return f.format(decimalString(amount, minorDigits(currency)) as unknown as number);
+      return f.format.format(decimalString(amount, f.digits) as unknown as number);
     },
     dateTime(at, timezone) {
       let f = dateFormats.get(timezone);

@@ -72,7 +72,8 @@ async function ticketBlocks(doc: OrderDocument, loc: Locale): Promise<{ html: st
 /** The ticket mail: the order page link (where the QR codes are) and the tickets. */
 export async function renderTicketMail(ctx: AppContext, payload: Record<string, unknown>): Promise<MailMessage | null> {
   const doc = await loadOrderDocument(ctx.db, { id: Number(payload.order_id) });
-  if (!doc?.order.email || doc.order.status !== 'paid') return null;
+  const email = doc?.order.email;
+  if (!doc || !email || doc.order.status !== 'paid') return null;
   const { order } = doc;
   const loc = mailLocale(doc);
   const { m } = loc;
@@ -103,7 +104,7 @@ export async function renderTicketMail(ctx: AppContext, payload: Record<string, 
     now: ctx.clock.now(),
   });
   return {
-    to: order.email!,
+    to: email,
     fromName: buyerSender(doc),
     subject: m.ticketsSubject(order.event_name, order.ref),
     text: `${lines.join('\n\n')}\n\n${m.orderPageLine(url)}\n`,
@@ -127,7 +128,8 @@ export async function renderTicketMail(ctx: AppContext, payload: Record<string, 
 /** A payment that landed after the hold ended: reinstated, or being refunded. */
 export async function renderLatePaymentMail(ctx: AppContext, payload: Record<string, unknown>): Promise<MailMessage | null> {
   const doc = await loadOrderDocument(ctx.db, { id: Number(payload.order_id) });
-  if (!doc?.order.email) return null;
+  const email = doc?.order.email;
+  if (!doc || !email) return null;
   const { order } = doc;
   const loc = mailLocale(doc);
   const { m } = loc;
@@ -135,7 +137,7 @@ export async function renderLatePaymentMail(ctx: AppContext, payload: Record<str
   const lines = [reinstated ? m.lateReinstated(order.ref) : m.lateRefunding(order.ref)];
   const url = orderPageUrl(ctx, doc);
   return {
-    to: order.email!,
+    to: email,
     fromName: buyerSender(doc),
     subject: reinstated
       ? m.lateReinstatedSubject(order.ref, order.event_name)
@@ -151,7 +153,8 @@ export async function renderLatePaymentMail(ctx: AppContext, payload: Record<str
 /** The pay link of a pending order (sent again on request): where to pay, and until when. */
 export async function renderPayLinkMail(ctx: AppContext, payload: Record<string, unknown>): Promise<MailMessage | null> {
   const doc = await loadOrderDocument(ctx.db, { id: Number(payload.order_id) });
-  if (!doc?.order.email || doc.order.status !== 'pending') return null;
+  const email = doc?.order.email;
+  if (!doc || !email || doc.order.status !== 'pending') return null;
   const { order } = doc;
   const loc = mailLocale(doc);
   const { m } = loc;
@@ -163,7 +166,7 @@ export async function renderPayLinkMail(ctx: AppContext, payload: Record<string,
     m.keepPayLinkPrivate,
   ];
   return {
-    to: order.email!,
+    to: email,
     fromName: buyerSender(doc),
     subject: m.payLinkSubject(order.event_name, order.ref),
     text: `${lines.join('\n\n')}\n\n${m.payHere(url)}\n`,

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { languageLinks, negotiate, type Lang, type Locale } from '../i18n/i18n.ts';
 import type { PageLanguage } from '../themes/page-theme.ts';
@@ -22,6 +22,23 @@ export function frameOf(loc: Locale): PageLanguage {
   return { tag: loc.tag, skipToContent: loc.m.skipToContent, poweredBy: loc.m.poweredBy };
 }
 
+/**
+ * A buyer page's answer: HTML that depends on the browser's language (`Vary: Accept-Language`),
+ * never stored by a shared cache (`no-store`; the public lists revalidate with `no-cache`).
+ */
+export function sendPage(
+  reply: FastifyReply,
+  page: string | Buffer,
+  opts: { status?: number; cache?: 'no-store' | 'no-cache' } = {},
+): FastifyReply {
+  return reply
+    .code(opts.status ?? 200)
+    .header('cache-control', opts.cache ?? 'no-store')
+    .header('vary', 'accept-language')
+    .type('text/html; charset=utf-8')
+    .send(page);
+}
+
 /** `lang` as a query parameter schema: what `?lang=` may hold. */
 export const langQuery = { lang: { type: 'string', maxLength: 35 } } as const;
 
@@ -39,10 +56,9 @@ export function languageSwitch(loc: Locale, path: string, query: Record<string, 
   };
   return html`${SWITCH_CSS}
     <nav class="admit-lang" aria-label="${loc.m.language}">
-      ${languageLinks(loc, hrefFor).map((l) =>
-        l.current
-          ? html`<a href="${l.href}" lang="${l.lang}" hreflang="${l.lang}" aria-current="true">${l.name}</a>`
-          : html`<a href="${l.href}" lang="${l.lang}" hreflang="${l.lang}">${l.name}</a>`,
+      ${languageLinks(loc, hrefFor).map(
+        (l) =>
+          html`<a href="${l.href}" lang="${l.lang}" hreflang="${l.lang}"${l.current ? raw(' aria-current="true"') : ''}>${l.name}</a>`,
       )}
     </nav>`;
 }

@@ -12,7 +12,7 @@ import { confirmCard, loadBySecret, notPayableMessage, paySandbox, payState, sta
 import { shopRoutes } from './shop.routes.ts';
 import { qrRoutes } from './qr.routes.ts';
 import { publicRoutes } from './public.routes.ts';
-import { frameOf, langQuery, languageSwitch, pageLocale } from './page-language.ts';
+import { frameOf, langQuery, languageSwitch, pageLocale, sendPage } from './page-language.ts';
 
 /** Progressive enhancement: the hold counts down when scripts run; the page works without. */
 const COUNTDOWN =
@@ -57,12 +57,9 @@ async function render(
   const theme = await loadPageTheme(app.ctx.db, doc.order.account_id);
   // the language switch links to the page itself (a confirmation's answer: to its pay page)
   const path = new URL(reply.request.url, 'http://x').pathname.replace(/\/confirm$/, '');
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('vary', 'accept-language')
-    .type('text/html; charset=utf-8')
-    .send(theme.wrap(html`${PAGE_CSS}${languageSwitch(loc, path)}${body}`.value, title, frameOf(loc)));
+  return sendPage(reply, theme.wrap(html`${PAGE_CSS}${languageSwitch(loc, path)}${body}`.value, title, frameOf(loc)), {
+    status,
+  });
 }
 
 /** The order's page language: `?lang=`, the language it was bought in, the browser's, the event's. */

@@ -8,7 +8,7 @@ import { findAccountBySlug } from '../accounts/accounts.repo.ts';
 import { calendarFileName, calendarOf } from '../events/calendar.ts';
 import { findEventBySlug } from '../events/events.repo.ts';
 import type { Locale } from '../i18n/i18n.ts';
-import { frameOf, langQuery, languageSwitch, pageLocale } from './page-language.ts';
+import { frameOf, langQuery, languageSwitch, pageLocale, sendPage } from './page-language.ts';
 import { buildPageTheme, loadPageTheme } from '../themes/page-theme.ts';
 import { deriveThemeSettings } from '../themes/theme-colors.ts';
 
@@ -114,11 +114,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
         </ul>
         <h2>${m.upcomingEvents}</h2>
         ${eventList(events, loc, true)}`;
-      return reply
-        .header('cache-control', 'no-cache')
-        .header('vary', 'accept-language')
-        .type('text/html; charset=utf-8')
-        .send(theme.wrap(body.value, 'admit', frameOf(loc)));
+      return sendPage(reply, theme.wrap(body.value, 'admit', frameOf(loc)), { cache: 'no-cache' });
     },
   );
 
@@ -137,11 +133,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
         <h1>${account.name}</h1>
         <h2>${loc.m.upcomingEvents}</h2>
         ${eventList(events, loc, false)}`;
-      return reply
-        .header('cache-control', 'no-cache')
-        .header('vary', 'accept-language')
-        .type('text/html; charset=utf-8')
-        .send(theme.wrap(body.value, account.name, frameOf(loc)));
+      return sendPage(reply, theme.wrap(body.value, account.name, frameOf(loc)), { cache: 'no-cache' });
     },
   );
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Locale } from '../i18n/i18n.ts';
 import { notFound } from '../../platform/errors.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
-import { frameOf, langQuery, pageLocale } from './page-language.ts';
+import { frameOf, langQuery, pageLocale, sendPage } from './page-language.ts';
 import { loadPageTheme } from '../themes/page-theme.ts';
 
 const params = { type: 'object', required: ['qr'], properties: { qr: { type: 'string', maxLength: 128 } } } as const;
@@ -25,11 +25,7 @@ export async function qrRoutes(app: FastifyInstance): Promise<void> {
 
   async function page(reply: FastifyReply, accountId: number, title: string, body: SafeHtml, loc: Locale) {
     const theme = await loadPageTheme(ctx.db, accountId);
-    return reply
-      .header('cache-control', 'no-store')
-      .header('vary', 'accept-language')
-      .type('text/html; charset=utf-8')
-      .send(theme.wrap(body.value, title, frameOf(loc)));
+    return sendPage(reply, theme.wrap(body.value, title, frameOf(loc)));
   }
 
   app.get<{ Params: { qr: string } }>(

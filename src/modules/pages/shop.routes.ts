@@ -4,9 +4,9 @@ import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
 import { limitAction } from '../../platform/http/rate-limit.ts';
 import { loadPageTheme, type PageTheme } from '../themes/page-theme.ts';
 import { cacheOf } from '../../platform/cache.ts';
-import { checkout, loadShop, loadShopCatalogue, type Form, type ShopData } from './shop.service.ts';
+import { checkout, loadShop, loadShopCatalogue, shopCurrency, type Form, type ShopData } from './shop.service.ts';
 import { negotiate, type Locale } from '../i18n/i18n.ts';
-import { frameOf, langQuery, pageLocale } from './page-language.ts';
+import { frameOf, langQuery, pageLocale, sendPage } from './page-language.ts';
 import { shopPage } from './shop.view.ts';
 
 /** Checkout starts allowed per client address and per event, per minute. */
@@ -60,12 +60,7 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     message: string | null,
     status = 200,
   ) {
-    return reply
-      .code(status)
-      .header('cache-control', 'no-store')
-      .header('vary', 'accept-language')
-      .type('text/html; charset=utf-8')
-      .send(await pageHtml(shop, p, loc, form, fields, message));
+    return sendPage(reply, await pageHtml(shop, p, loc, form, fields, message), { status });
   }
 
   async function pageHtml(
@@ -100,8 +95,7 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     const p = request.params;
     const { event } = await loadShopCatalogue(ctx, p.account, p.event, via(p));
     const loc = pageLocale(request, event.locale);
-    const currency =
-      request.query.currency && event.currencies.includes(request.query.currency) ? request.query.currency : event.currency;
+    const currency = shopCurrency(event, request.query.currency);
     // The page as a whole (stock hints included) is reused for catalogueCacheMs: under a flash
     // sale every visitor of the same second gets one rendering. The checkout itself always
     // counts stock afresh, so a hint a second old can never sell a seat that is gone.
@@ -110,11 +104,7 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     const page = await cacheOf<Buffer>(ctx.db, 'event-page', ctx.config.catalogueCacheMs, 1_000).get(key, async () =>
       Buffer.from(await pageHtml(await loadShop(ctx, p.account, p.event, via(p), currency), p, loc, {}, {}, null)),
     );
-    return reply
-      .header('cache-control', 'no-store')
-      .header('vary', 'accept-language')
-      .type('text/html; charset=utf-8')
-      .send(page);
+    return sendPage(reply, page);
   };
 
   const submit = async (request: FastifyRequest<{ Params: Params; Body: Form }>, reply: FastifyReply) => {

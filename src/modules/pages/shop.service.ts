@@ -154,7 +154,7 @@ export async function loadShop(
     eventSlug,
     via,
   );
-  const cur = currency && event.currencies.includes(currency) ? currency : event.currency;
+  const cur = shopCurrency(event, currency);
   const visibleTypes = types.filter((t) => t.audience_id === null || t.audience_id === channel.audienceId);
   const inventoryIds = [...visibleTypes, ...sessions, ...goods].map((x) => x.inventory_id).filter((x): x is number => x !== null);
   const avail = await readAvailability(ctx.db, account.id, inventoryIds, ctx.clock.now());
@@ -183,6 +183,11 @@ export async function loadShop(
     donations,
     questions,
   };
+}
+
+/** The currency asked for when the event sells in it, else the event's own. */
+export function shopCurrency(event: Pick<EventRow, 'currency' | 'currencies'>, requested: string | undefined): string {
+  return requested && event.currencies.includes(requested) ? requested : event.currency;
 }
 
 export function lowStock(remaining: number | null): boolean {

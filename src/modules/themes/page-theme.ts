@@ -17,7 +17,6 @@ import { sanitizeHtml } from './sanitize.ts';
 import { imagePath } from './images.repo.ts';
 import { RESERVED_COMPONENT_NAMES } from './templates.ts';
 
-/** What a buyer page needs from the account's default theme. */
 /** The language a page is in: its `lang` attribute and the frame's own two phrases. */
 export interface PageLanguage {
   tag: string;
@@ -25,6 +24,7 @@ export interface PageLanguage {
   poweredBy: string;
 }
 
+/** What a buyer page needs from the account's default theme. */
 export interface PageTheme {
   /** A `:root { --admit-...: ... }` block of CSS custom properties. */
   css: string;
