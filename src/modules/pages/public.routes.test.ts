@@ -109,6 +109,18 @@ describe('languages', () => {
     expect((await get('/', 'de')).body).toContain('Konsole für Veranstalter');
   });
 
+  it("an account page falls back to its theme's page language", async () => {
+    const c = await seedAccount(
+      t.ctx,
+      makeAccountFile({
+        themes: [{ name: 'Haus', is_default: true, settings: { locale: 'de' } }],
+        events: [makeEvent({ slug: 'fest', starts_at: '2027-01-01T18:00:00Z' })],
+      }),
+    );
+    expect((await get(`/e/${c.slug}`, 'ja')).body).toContain('Kommende Veranstaltungen');
+    expect((await get(`/e/${c.slug}`, 'en')).body).toContain('Upcoming events');
+  });
+
   it('a German event speaks German to a browser that asks for no catalogue language', async () => {
     const account = await t.ctx.db.selectFrom('accounts').select('id').where('slug', '=', a.slug).executeTakeFirstOrThrow();
     await t.ctx.db

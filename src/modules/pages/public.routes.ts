@@ -128,7 +128,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
         upcoming(ctx.db, ctx.clock.now(), account.id),
         loadPageTheme(ctx.db, account.id),
       ]);
-      const loc = pageLocale(request, null);
+      const loc = pageLocale(request, theme.locale);
       const body = html`${LIST_CSS}${languageSwitch(loc, `/e/${encodeURIComponent(account.slug)}`)}
         <h1>${account.name}</h1>
         <h2>${loc.m.upcomingEvents}</h2>

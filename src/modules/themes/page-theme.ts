@@ -26,6 +26,8 @@ export interface PageLanguage {
 
 /** What a buyer page needs from the account's default theme. */
 export interface PageTheme {
+  /** the theme's page language (setting `locale`): the account page's default when the browser asks for none */
+  locale: string;
   /** A `:root { --admit-...: ... }` block of CSS custom properties. */
   css: string;
   /** A full HTML document: the theme's web layout (or the built-in one) around `contentHtml`. */
@@ -202,7 +204,7 @@ export function buildPageTheme(t: ThemeInputs): PageTheme {
             .join('');
     return documentOf(title, body, lang);
   };
-  return { css, wrap, hidePoweredBy: t.hidePoweredBy };
+  return { css, locale, wrap, hidePoweredBy: t.hidePoweredBy };
 }
 
 /**
