@@ -61,6 +61,9 @@ export async function seedOrders(
        from orders o where o.event_id = $1 and o.subtotal_cents % 2500 = 1200`,
       [event.eventId, event.goodId],
     );
+    // figures for what was just loaded, as autovacuum would take them a little later: the
+    // statements below join over all of it
+    await c.query('analyze orders, order_lines');
     await c.query(
       `update orders o set ticket_units = l.units, tax_cents = l.tax
        from (select order_id, coalesce(sum(quantity) filter (where kind = 'tickets'), 0) as units, sum(tax_cents) as tax
@@ -75,6 +78,7 @@ export async function seedOrders(
        from orders o where o.event_id = $1 and o.paid_at is not null`,
       [event.eventId],
     );
+    await c.query('analyze payments');
     await c.query(
       `update orders o set took_money = f.took_money, fees_cents = f.fees_cents, platform_fees_cents = f.platform_fees_cents,
          unpriced_payments = f.unpriced_payments

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { sql, type RawBuilder } from 'kysely';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
-import { compactIncomeCounters } from './compact-counters.ts';
+import { compactReportCounters } from './compact-counters.ts';
 import { INCOME_FIGURES } from './income.ts';
 import { resolveRange } from './range.ts';
 
@@ -17,7 +17,7 @@ import { resolveRange } from './range.ts';
 
 let t: TestApp;
 let token: string;
-let ids: { account: number; event: number; ga: number; vip: number; tote: number; portals: number[] };
+let ids: { account: number; event: number; ga: number; vip: number; tote: number; portals: number[]; audiences: number[] };
 const TZ = 'Asia/Kathmandu'; // +05:45: local days start on a quarter hour, not on an hour
 
 beforeAll(async () => {
@@ -41,6 +41,10 @@ beforeAll(async () => {
             { key: 'uni', name: 'University' },
             { key: 'box', name: 'Box office' },
           ],
+          audiences: [
+            { key: 'press', name: 'Press' },
+            { key: 'staff', name: 'Staff' },
+          ],
         }),
       ],
     }),
@@ -55,6 +59,7 @@ beforeAll(async () => {
     vip: (await one(sql`select id from ticket_types where key = 'vip' and event_id = ${event}`))[0]!,
     tote: (await one(sql`select id from goods where key = 'tote' and event_id = ${event}`))[0]!,
     portals: await one(sql`select id from portals where event_id = ${event} order by key`),
+    audiences: await one(sql`select id from audiences where event_id = ${event} order by key`),
   };
 });
 afterAll(() => t.close());
@@ -65,6 +70,7 @@ const orderSpec = fc.record({
   minute: fc.integer({ min: 0, max: 60 * 24 * 70 }),
   codes: fc.constantFrom('', '', 'SPRING', 'SPRING,VIP'),
   portal: fc.integer({ min: 0, max: 2 }),
+  audience: fc.integer({ min: 0, max: 2 }),
   lines: fc.array(fc.record({ item: fc.constantFrom('ga', 'vip', 'tote'), quantity: fc.integer({ min: 1, max: 4 }) }), {
     minLength: 1,
     maxLength: 3,
@@ -79,6 +85,8 @@ const op = fc.oneof(
   fc.record({ kind: fc.constant('status' as const), pick: fc.nat(), status: fc.constantFrom('paid', 'refunded', 'canceled') }),
   fc.record({ kind: fc.constant('refund' as const), pick: fc.nat(), cents: fc.integer({ min: 1, max: 5000 }) }),
   fc.record({ kind: fc.constant('portal' as const), pick: fc.nat(), portal: fc.integer({ min: 0, max: 2 }) }),
+  fc.record({ kind: fc.constant('audience' as const), pick: fc.nat(), audience: fc.integer({ min: 0, max: 2 }) }),
+  fc.record({ kind: fc.constant('recode' as const), pick: fc.nat(), codes: fc.constantFrom('', 'SPRING', 'SPRING,VIP') }),
   fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), minutes: fc.integer({ min: -3000, max: 3000 }) }),
   fc.record({ kind: fc.constant('cancel-some' as const), mod: fc.integer({ min: 2, max: 4 }) }),
   fc.record({ kind: fc.constant('delete-order' as const), pick: fc.nat() }),
@@ -113,9 +121,9 @@ async function apply(o: Op): Promise<void> {
       });
       const inserted = await sql<{ id: number; ref: string }>`
         insert into orders (account_id, event_id, ref, status, currency, fx_rate, subtotal_cents, discount_cents, total_cents,
-          refunded_cents, portal_id, access_secret, qr_token, codes_key, created_at, paid_at, expires_at, ticket_units)
+          refunded_cents, portal_id, audience_id, access_secret, qr_token, codes_key, created_at, paid_at, expires_at, ticket_units)
         select ${ids.account}, ${ids.event}, x.ref, x.status, x.currency, x.fx, x.subtotal, x.discount, x.subtotal - x.discount,
-          case when x.status = 'refunded' then x.subtotal - x.discount else 0 end, x.portal, 's' || x.ref, 'q' || x.ref, x.codes,
+          case when x.status = 'refunded' then x.subtotal - x.discount else 0 end, x.portal, x.audience, 's' || x.ref, 'q' || x.ref, x.codes,
           x.at, case when x.status in ('paid', 'refunded') then x.at + interval '3 minutes' end,
           case when x.status = 'pending' then x.at + interval '1 hour' end, x.units
         from jsonb_to_recordset(${JSON.stringify(
@@ -127,11 +135,12 @@ async function apply(o: Op): Promise<void> {
             subtotal: p.subtotal,
             discount: p.discount,
             portal: p.s.portal ? ids.portals[p.s.portal - 1] : null,
+            audience: p.s.audience ? ids.audiences[p.s.audience - 1] : null,
             codes: p.s.codes,
             at: p.at.toISOString(),
             units: p.units,
           })),
-        )}::jsonb) x (ref text, status text, currency text, fx numeric, subtotal bigint, discount bigint, portal bigint, codes text, at timestamptz, units int)
+        )}::jsonb) x (ref text, status text, currency text, fx numeric, subtotal bigint, discount bigint, portal bigint, audience bigint, codes text, at timestamptz, units int)
         returning id, ref`.execute(db);
       const idOf = new Map(inserted.rows.map((r) => [r.ref, Number(r.id)]));
       const lines = specs.flatMap((p) =>
@@ -195,6 +204,19 @@ async function apply(o: Op): Promise<void> {
         await sql`update orders set portal_id = ${o.portal ? ids.portals[o.portal - 1]! : null} where id = ${id}`.execute(db);
       return;
     }
+    case 'audience': {
+      const id = await pickOrder(o.pick);
+      if (id !== null)
+        await sql`update orders set audience_id = ${o.audience ? ids.audiences[o.audience - 1]! : null} where id = ${id}`.execute(
+          db,
+        );
+      return;
+    }
+    case 'recode': {
+      const id = await pickOrder(o.pick);
+      if (id !== null) await sql`update orders set codes_key = ${o.codes} where id = ${id}`.execute(db);
+      return;
+    }
     case 'move': {
       const id = await pickOrder(o.pick);
       if (id !== null)
@@ -226,13 +248,13 @@ async function apply(o: Op): Promise<void> {
       await sql`update events set timezone = ${o.tz} where id = ${ids.event}`.execute(db);
       return;
     case 'compact':
-      await compactIncomeCounters(db, new Date(BASE + 200 * 86_400_000));
+      await compactReportCounters(db, new Date(BASE + 200 * 86_400_000));
       return;
   }
 }
 
 /** Counters summed over shards, next to the same figures counted from the orders the plain way. */
-async function counterMismatches(): Promise<{ units: unknown[]; income: unknown[]; tickets: unknown[] }> {
+async function counterMismatches(): Promise<{ units: unknown[]; income: unknown[]; tickets: unknown[]; report: unknown[] }> {
   const db = t.ctx.db;
   const units = await sql`
     with plain as (
@@ -282,7 +304,62 @@ async function counterMismatches(): Promise<{ units: unknown[]; income: unknown[
       select stamp, grain, at, sum(units)::bigint as n from income_counters where event_id = ${ids.event}
       group by 1, 2, 3 having sum(units) <> 0)
     select * from plain full join kept using (stamp, grain, at) where plain.n is distinct from kept.n`.execute(db);
-  return { units: units.rows, income: income.rows, tickets: tickets.rows };
+  // the orders report's figures by every axis (migration 0021), each order in its own currency
+  const report = await sql`
+    with tz as (select timezone as z from events where id = ${ids.event}),
+    stamped as (
+      select s.stamp, s.at, o.* from orders o, lateral (values ('paid', o.paid_at), ('started', o.created_at)) s (stamp, at)
+      where o.event_id = ${ids.event} and s.at is not null),
+    plain as (
+      select stamp, g.grain, g.at, currency, status, coalesce(audience_id, 0) as audience_id, codes_key, took_money,
+        count(*)::bigint as orders, sum(ticket_units)::bigint as units, sum(subtotal_cents)::bigint as gross,
+        sum(discount_cents)::bigint as discount, sum(refunded_cents)::bigint as refund
+      from stamped, tz, lateral (values
+        ('day', date_trunc('day', stamped.at at time zone tz.z) at time zone tz.z),
+        ('quarter', to_timestamp(floor(extract(epoch from stamped.at) / 900) * 900))) g (grain, at)
+      group by 1, 2, 3, 4, 5, 6, 7, 8),
+    kept as (
+      select stamp, grain, at, currency, status, audience_id, codes_key, took_money, sum(orders)::bigint as orders,
+        sum(units)::bigint as units, sum(gross_cents)::bigint as gross, sum(discount_cents)::bigint as discount,
+        sum(refund_cents)::bigint as refund
+      from order_report_counters where event_id = ${ids.event} group by 1, 2, 3, 4, 5, 6, 7, 8 having sum(orders) <> 0)
+    select * from plain full join kept using (stamp, grain, at, currency, status, audience_id, codes_key, took_money)
+    where (plain.orders, plain.units, plain.gross, plain.discount, plain.refund)
+      is distinct from (kept.orders, kept.units, kept.gross, kept.discount, kept.refund)`.execute(db);
+  return { units: units.rows, income: income.rows, tickets: tickets.rows, report: report.rows };
+}
+
+/** The orders report's rows written the plain way over the orders (spec 2.4). */
+async function plainOrdersReport(query: string) {
+  const q = new URLSearchParams(query);
+  const tz = (await sql<{ z: string }>`select timezone as z from events where id = ${ids.event}`.execute(t.ctx.db)).rows[0]!.z;
+  const r = resolveRange(Object.fromEntries(q), t.clock.now(), tz);
+  const stamp = q.get('on') === 'started' ? sql`o.created_at` : sql`o.paid_at`;
+  const group = q.get('group') ?? 'day';
+  const key = {
+    day: sql`to_char(${stamp} at time zone ${tz}, 'YYYY-MM-DD')`,
+    week: sql`to_char(date_trunc('week', ${stamp} at time zone ${tz}), 'YYYY-MM-DD')`,
+    month: sql`to_char(${stamp} at time zone ${tz}, 'YYYY-MM')`,
+    status: sql`o.status`,
+    code: sql`coalesce(nullif(o.codes_key, ''), '-')`,
+    audience: sql`coalesce(a.key, '-')`,
+  }[group]!;
+  const filters = [sql`o.event_id = ${ids.event}`, sql`o.currency = ${q.get('currency') ?? 'eur'}`, sql`${stamp} is not null`];
+  if (r.start) filters.push(sql`${stamp} >= ${r.start}`);
+  if (r.end) filters.push(sql`${stamp} < ${r.end}`);
+  if (q.get('status')) filters.push(sql`o.status = ${q.get('status')}`);
+  if (q.get('audience')) filters.push(q.get('audience') === '-' ? sql`o.audience_id is null` : sql`a.key = ${q.get('audience')}`);
+  if (q.get('code')) filters.push(sql`o.codes_key = ${q.get('code') === '-' ? '' : q.get('code')}`);
+  if (q.get('paid') === '1') filters.push(sql`o.took_money`);
+  const rows = await sql<Record<string, number | string>>`
+    select ${key} as key, count(*)::int as orders, sum(o.ticket_units)::int as units, sum(o.subtotal_cents)::bigint as gross_cents,
+      sum(o.discount_cents)::bigint as discount_cents, sum(o.refunded_cents)::bigint as refund_cents
+    from orders o left join audiences a on a.id = o.audience_id
+    where ${sql.join(filters, sql` and `)}
+    group by 1 order by 1`.execute(t.ctx.db);
+  return rows.rows
+    .map((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, k === 'key' ? v : Number(v)])))
+    .sort((x, y) => String(x.key).localeCompare(String(y.key)));
 }
 
 /** The income report's paid figures by month, written the plain way over the orders. */
@@ -315,7 +392,7 @@ describe('report counters (property)', () => {
         fc.integer({ min: 0, max: 70 * 24 * 4 }),
         async (ops, q) => {
           for (const o of ops) await apply(o);
-          expect(await counterMismatches()).toEqual({ units: [], income: [], tickets: [] });
+          expect(await counterMismatches()).toEqual({ units: [], income: [], tickets: [], report: [] });
           // a clock anywhere in the data, off the quarter hour, so rolling ranges cut days and quarters
           t.clock.set(new Date(BASE + q * 900_000 + 7 * 60_000 + 13_000).toISOString());
           for (const range of [
@@ -338,6 +415,39 @@ describe('report counters (property)', () => {
               expect(months, `${range} on=${on}`).toEqual(await plainIncome(range, on));
             }
           }
+          // the orders report reads the same counters: every range, group and filter against plain SQL
+          for (const range of [
+            'range=all',
+            'range=7d',
+            'range=24h',
+            'range=month',
+            'range=custom&from=2026-01-10&to=2026-02-03',
+          ]) {
+            for (const extra of [
+              'group=day',
+              'group=week&on=started',
+              'group=month&currency=gbp',
+              'group=status&on=started',
+              'group=code&paid=1',
+              'group=audience',
+              'group=day&audience=press&status=paid',
+              'group=day&audience=-&code=SPRING&on=started',
+              'group=code&status=refunded&currency=gbp&on=started',
+            ]) {
+              const query = `${range}&${extra}`;
+              const res = await t.call(token, { method: 'GET', url: `/api/v1/events/ktm/report?${query}` });
+              expect(res.statusCode).toBe(200);
+              const rows = res
+                .json()
+                .rows.map((m: Record<string, number | string>) =>
+                  Object.fromEntries(
+                    ['key', 'orders', 'units', 'gross_cents', 'discount_cents', 'refund_cents'].map((k) => [k, m[k]]),
+                  ),
+                )
+                .sort((x: { key: string }, y: { key: string }) => x.key.localeCompare(y.key));
+              expect(rows, query).toEqual(await plainOrdersReport(query));
+            }
+          }
         },
       ),
       { numRuns: 30, seed: 20261124 },
@@ -351,16 +461,23 @@ describe('report counters (property)', () => {
       minute: 100,
       codes: '' as const,
       portal: 0,
+      audience: 0,
       lines: [{ item: 'ga' as const, quantity: 1 }],
       pay: { amount: 2500 * i, fee: i },
     });
     await apply({ kind: 'orders', orders: [1, 2, 3, 4].map(paid) });
-    const before = await sql<{ n: number }>`select count(*)::int as n from income_counters where shard <> 0`.execute(t.ctx.db);
-    await compactIncomeCounters(t.ctx.db, new Date(BASE + 400 * 86_400_000));
-    const after = await sql<{ n: number }>`select count(*)::int as n from income_counters where shard <> 0`.execute(t.ctx.db);
-    expect(after.rows[0]!.n).toBe(0);
-    expect(before.rows[0]!.n).toBeGreaterThan(0);
-    expect(await counterMismatches()).toEqual({ units: [], income: [], tickets: [] });
+    const unfolded = async () =>
+      (
+        await sql<{ income: number; report: number }>`select
+          (select count(*)::int from income_counters where shard <> 0) as income,
+          (select count(*)::int from order_report_counters where shard <> 0) as report`.execute(t.ctx.db)
+      ).rows[0]!;
+    const before = await unfolded();
+    await compactReportCounters(t.ctx.db, new Date(BASE + 400 * 86_400_000));
+    expect(await unfolded()).toEqual({ income: 0, report: 0 });
+    expect(before.income).toBeGreaterThan(0);
+    expect(before.report).toBeGreaterThan(0);
+    expect(await counterMismatches()).toEqual({ units: [], income: [], tickets: [], report: [] });
   });
 
   it('availability reads sold units from the counters and live holds from the orders', async () => {

@@ -1,8 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import { bucketBounds, bucketLabel, bucketOf } from './buckets.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
-import { windowSql } from './income.ts';
+import { splitRange, windowSql, type Window } from './income.ts';
 import { resolveRange } from './range.ts';
 
 export const GROUPS = ['day', 'week', 'month', 'audience', 'status', 'code'] as const;
@@ -41,22 +40,24 @@ export type ReportQuery = Record<string, string | string[] | undefined>;
 
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
-/** The grouping key of the non-calendar groups. */
-function keyExpr(group: 'audience' | 'status' | 'code'): RawBuilder<string> {
+/** The label of a calendar group for an instant `at` (day, week from Monday, month) in `tz`. */
+function calendarKey(group: 'day' | 'week' | 'month', at: RawBuilder<unknown>, tz: string): RawBuilder<string> {
   switch (group) {
-    case 'audience':
-      return sql`coalesce(a.key, '-')`;
-    case 'status':
-      return sql`o.status`;
-    case 'code':
-      return sql`coalesce(nullif(o.codes_key, ''), '-')`;
+    case 'day':
+      return sql`to_char(${at} at time zone ${tz}, 'YYYY-MM-DD')`;
+    case 'week':
+      return sql`to_char(date_trunc('week', ${at} at time zone ${tz}), 'YYYY-MM-DD')`;
+    case 'month':
+      return sql`to_char(${at} at time zone ${tz}, 'YYYY-MM')`;
   }
 }
 
 /**
  * The orders report (spec 2.4): order-grain figures over the amount that changed hands, grouped
- * by one axis, in one currency (never summed across currencies), computed in one SQL statement.
- * Every parameter clamps except `source`.
+ * by one axis, in one currency (never summed across currencies), in one SQL statement. The
+ * figures come from the report counters (migration 0021): whole local days, then whole
+ * quarter hours at a rolling range's edge, then the orders of a partial quarter (the split of
+ * the income report). Every parameter clamps except `source`.
  */
 export async function ordersReport(
   db: Db,
@@ -80,37 +81,65 @@ export async function ordersReport(
   const tz = event.timezone;
   const stamp = on === 'paid' ? sql`o.paid_at` : sql`o.created_at`;
 
-  const filters: RawBuilder<unknown>[] = [
-    sql`o.event_id = ${event.id}`,
-    sql`o.account_id = ${event.account_id}`,
-    sql`o.currency = ${currency}`,
-    sql`${stamp} is not null`,
-    windowSql(stamp, r),
+  // the same axes on a counter row (c) and on an order (o)
+  const axes = (t: 'c' | 'o'): RawBuilder<unknown>[] => {
+    const col = (name: string) => sql.ref(`${t}.${name}`);
+    const out: RawBuilder<unknown>[] = [sql`${col('event_id')} = ${event.id}`, sql`${col('currency')} = ${currency}`];
+    if (status) out.push(sql`${col('status')} = ${status}`);
+    if (audience === '-') out.push(t === 'c' ? sql`c.audience_id = 0` : sql`o.audience_id is null`);
+    else if (audience)
+      out.push(
+        sql`${col('audience_id')} = (select a.id from audiences a where a.event_id = ${event.id} and a.key = ${audience})`,
+      );
+    if (code) out.push(sql`${col('codes_key')} = ${code === '-' ? '' : code}`);
+    // took_money: a succeeded payment of more than zero (kept by the payments trigger)
+    if (paidOnly) out.push(sql`${col('took_money')}`);
+    return out;
+  };
+  const split = splitRange(r, tz);
+  const counters = (grain: 'day' | 'quarter', w: Window) =>
+    sql`select c.at, c.status, c.audience_id, c.codes_key, c.orders, c.units, c.gross_cents, c.discount_cents, c.refund_cents
+      from order_report_counters c
+      where c.stamp = ${on} and c.grain = ${grain} and ${windowSql(sql`c.at`, w)} and ${sql.join(axes('c'), sql` and `)}`;
+  const parts: RawBuilder<unknown>[] = [
+    ...(split.days ? [counters('day', split.days)] : []),
+    ...split.quarters.map((w) => counters('quarter', w)),
+    ...split.raw.map(
+      (w) => sql`select ${stamp} as at, o.status, coalesce(o.audience_id, 0) as audience_id, o.codes_key, 1::bigint as orders,
+          o.ticket_units::bigint as units, o.subtotal_cents::bigint as gross_cents, o.discount_cents::bigint as discount_cents,
+          o.refunded_cents::bigint as refund_cents
+        from orders o
+        where o.account_id = ${event.account_id} and ${stamp} is not null and ${windowSql(stamp, w)} and ${sql.join(axes('o'), sql` and `)}`,
+    ),
   ];
-  if (status) filters.push(sql`o.status = ${status}`);
-  if (audience) filters.push(audience === '-' ? sql`o.audience_id is null` : sql`a.key = ${audience}`);
-  if (code) filters.push(code === '-' ? sql`o.codes_key = ''` : sql`o.codes_key = ${code}`);
-  // took_money: a succeeded payment of more than zero (kept by the payments trigger)
-  if (paidOnly) filters.push(sql`o.took_money`);
-
   const timeGroup = group === 'day' || group === 'week' || group === 'month';
-  // calendar groups: buckets between the event's first and last stamp in the window
-  const span = sql`select min(${stamp}) as lo, max(${stamp}) as hi from orders o
-    where o.event_id = ${event.id} and ${stamp} is not null and ${windowSql(stamp, r)}`;
+  // add up by the raw axis first (a counter instant, a status, an audience id, a codes key), then
+  // label the few groups that leaves
+  const axis = timeGroup
+    ? sql`p.at`
+    : group === 'status'
+      ? sql`p.status`
+      : group === 'code'
+        ? sql`p.codes_key`
+        : sql`p.audience_id`;
+  const label = timeGroup
+    ? calendarKey(group, sql`t.axis`, tz)
+    : group === 'audience'
+      ? sql`coalesce((select a.key from audiences a where a.id = t.axis), '-')`
+      : group === 'code'
+        ? sql`coalesce(nullif(t.axis, ''), '-')`
+        : sql`t.axis`;
   const result = await sql<Omit<ReportRow, 'currency' | 'amount_cents'>>`
-    with bounds as (${timeGroup ? bucketBounds(span, group, tz) : sql`select '{}'::timestamptz[] as b`}),
-    g as (
-      select ${timeGroup ? bucketOf(stamp) : keyExpr(group)} as key, count(*)::int as orders,
-        coalesce(sum(o.ticket_units), 0)::int as units,
-        coalesce(sum(o.subtotal_cents), 0)::bigint as gross_cents,
-        coalesce(sum(o.discount_cents), 0)::bigint as discount_cents,
-        coalesce(sum(o.refunded_cents), 0)::bigint as refund_cents
-      from orders o left join audiences a on a.id = o.audience_id
-      where ${sql.join(filters, sql` and `)}
-      group by 1
-    )
-    select ${timeGroup ? bucketLabel(sql`g.key`, group, tz) : sql`g.key`} as key, orders, units, gross_cents, discount_cents, refund_cents
-    from g`.execute(db);
+    select l.key, sum(l.orders)::int as orders, sum(l.units)::int as units, sum(l.gross_cents)::bigint as gross_cents,
+      sum(l.discount_cents)::bigint as discount_cents, sum(l.refund_cents)::bigint as refund_cents
+    from (
+      select ${label} as key, t.*
+      from (
+        select ${axis} as axis, sum(p.orders) as orders, sum(p.units) as units, sum(p.gross_cents) as gross_cents,
+          sum(p.discount_cents) as discount_cents, sum(p.refund_cents) as refund_cents
+        from (${sql.join(parts, sql` union all `)}) p
+        group by 1) t) l
+    group by 1 having sum(l.orders) <> 0`.execute(db);
 
   const rows: ReportRow[] = result.rows
     .map((x) => ({ ...x, amount_cents: x.gross_cents - x.discount_cents, currency }))

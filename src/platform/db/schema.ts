@@ -109,6 +109,26 @@ export interface IncomeCountersTable {
   units: Generated<number>;
 }
 
+/** the orders report's figures by its axes (migration 0021), in the order's own currency */
+export interface OrderReportCountersTable {
+  event_id: number;
+  stamp: 'paid' | 'started';
+  grain: 'day' | 'quarter';
+  at: Date;
+  currency: string;
+  status: string;
+  /** 0: no audience */
+  audience_id: number;
+  codes_key: string;
+  took_money: boolean;
+  shard: number;
+  orders: number;
+  units: number;
+  gross_cents: number;
+  discount_cents: number;
+  refund_cents: number;
+}
+
 export interface KeyedEventChild {
   id: Generated<number>;
   account_id: number;
@@ -623,5 +643,6 @@ export interface DB {
   app_secrets: AppSecretsTable;
   item_sales: ItemSalesTable;
   income_counters: IncomeCountersTable;
+  order_report_counters: OrderReportCountersTable;
   form_submissions: FormSubmissionsTable;
 }

@@ -9,15 +9,18 @@ import type { Db } from './database.ts';
  * (nearly) empty, as on a new database or after a VACUUM ANALYZE of one, such a plan scans the
  * whole table for every row, and the scans grow with the table. A flash sale on a fresh database
  * ran at a third of its speed that way until autovacuum's ANALYZE, up to a minute later, replaced
- * the figures (and with them every cached plan). This analyses each listed table that has grown
- * to `minPages` pages and to four times the pages its figures were taken at: within seconds of
- * a sale starting, then only at each fourfold growth. Returns the tables analysed.
+ * the figures (and with them every cached plan). This analyses each listed table that has
+ * `minRows` committed live rows and four times the rows its figures say: within seconds of a sale
+ * starting, then only at each fourfold growth. Committed rows (the statistics system's count), not
+ * the table's size on disk: an ANALYZE that ran while a bulk insert was still uncommitted records
+ * a large table with no rows, and the size alone would never call for another, leaving every
+ * later statement planned for an empty table. Returns the tables analysed.
  */
-export async function refreshGrownStatistics(db: Db, tables: readonly string[], minPages = 8): Promise<string[]> {
+export async function refreshGrownStatistics(db: Db, tables: readonly string[], minRows = 200): Promise<string[]> {
   const grown = await sql<{ relname: string }>`
-    select c.relname from pg_class c
+    select c.relname from pg_class c join pg_stat_user_tables s on s.relid = c.oid
     where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r' and c.relname = any(${[...tables]}::text[])
-      and pg_relation_size(c.oid) / current_setting('block_size')::int >= greatest(${minPages}::int, 4 * greatest(c.relpages, 1))
+      and s.n_live_tup >= greatest(${minRows}::bigint, 4 * greatest(c.reltuples, 1))
     order by c.relname`.execute(db);
   const done: string[] = [];
   for (const { relname } of grown.rows) {
