@@ -28,6 +28,7 @@ beforeAll(async () => {
             { key: 'one', name: 'One', price: 1000, capacity: 1 },
             { key: 'many', name: 'Many', price: 1000, capacity: 1000 },
             { key: 'none', name: 'None', price: 1000, capacity: 0 },
+            { key: 'race', name: 'Race', price: 1000, capacity: 30 },
           ],
           discount_codes: [{ code: 'ONCE', amount_off: 100, max_uses: 1 }],
         }),
@@ -126,5 +127,70 @@ describe('one batch, one transaction', () => {
     expect(rejection(out)).toMatch(/^sold_out/);
     const keys = await t.ctx.db.selectFrom('idempotency_keys').select('order_id').where('key', '=', idem.key).execute();
     expect(keys).toEqual([]);
+  });
+});
+
+describe('a lone order, one statement', () => {
+  /** what a written order consists of, without what is generated per order */
+  async function written(orderId: number) {
+    const db = t.ctx.db;
+    const o = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+    const lines = await db.selectFrom('order_lines').selectAll().where('order_id', '=', orderId).orderBy('position').execute();
+    const log = await db
+      .selectFrom('order_log')
+      .select(['action', 'data', 'created_at'])
+      .where('order_id', '=', orderId)
+      .execute();
+    const { id: _id, ref: _ref, access_secret: _secret, qr_token: _qr, ...order } = o;
+    return { order, lines: lines.map(({ id: _line, order_id: _order, ...l }) => l), log };
+  }
+  const created = (o: WriteOutcome | undefined) => {
+    if (!o || !('created' in o) || !o.created) throw new Error(`not created: ${JSON.stringify(o)}`);
+    return o.order;
+  };
+
+  it('writes the same order, lines and log entry as the batch transaction', async () => {
+    const extra: Partial<PlaceOrderInput> = {
+      name: 'Ada Lovelace',
+      answers: [{ question: 'Diet', answer: 'Vegan, "no nuts"' }],
+      itemAnswers: [{ ticket_type_id: ids.many!, position: 0, answers: [{ question: 'Name', answer: 'Ada' }] }],
+      locale: 'de-AT',
+    };
+    // alone (the one statement), then with a companion (the batch transaction)
+    const lone = created((await batch(input('many', 2, extra)))[0]);
+    const [inBatch] = await batch(input('many', 2, extra), input('many', 1));
+    const a = await written(lone.id);
+    const b = await written(created(inBatch).id);
+    expect(a).toEqual(b);
+    expect(a.order.answers).toEqual(extra.answers);
+    expect(a.order.item_answers).toEqual(extra.itemAnswers);
+    expect(a.lines).toHaveLength(1);
+    expect(a.log).toHaveLength(1);
+    // what the caller is answered with is the row as stored
+    const { id: _id, ref: _ref, access_secret: _s, qr_token: _q, ...answered } = lone;
+    expect(answered).toEqual(a.order);
+  });
+
+  it('takes nothing when the row is short, and the batch transaction names what is left', async () => {
+    const before = await taken('three');
+    const out = await batch(input('three', 5));
+    expect(rejection(out[0])).toMatch(/^sold_out: "Three"/);
+    expect(await taken('three')).toBe(before);
+  });
+
+  it('100 lone orders racing on their own connections for 30 seats: exactly 30 written', async () => {
+    const prepared = [];
+    for (let i = 0; i < 100; i++) prepared.push(await prepareOrder(t.ctx, input('race', 1)));
+    // straight to the writer, one order per call: no batching, every call its own statement
+    const out = (await Promise.all(prepared.map((p) => writeBatch(t.ctx, [p])))).flat();
+    expect(out.filter((o) => 'created' in o && o.created)).toHaveLength(30);
+    expect(out.filter((o) => rejection(o)?.startsWith('sold_out'))).toHaveLength(70);
+    expect(await taken('race')).toBe(30);
+    const sold = await t.ctx.db
+      .selectFrom('order_lines')
+      .select((eb) => eb.fn.sum<number>('quantity').as('n'))
+      .where('ticket_type_id', '=', ids.race!)
+      .executeTakeFirstOrThrow();
+    expect(Number(sold.n)).toBe(30);
   });
 });
