@@ -6,6 +6,7 @@ import { barChart } from './charts.ts';
 import { eventTabs } from './console.event-tabs.ts';
 import { CONSOLE_PAGE, principalOfViewer, requireRole, viewerOf } from './console.http.ts';
 import { consolePage } from './console.layout.ts';
+import { dateTimeFormat } from '../../platform/time.ts';
 
 /** An event's dashboard in the console (issue 17): for everyone who may read orders. */
 
@@ -17,11 +18,9 @@ const onHold = (count: number) => (count === 1 ? '1 order on hold' : `${n(count)
 function bucketLabel(key: string, group: DashboardGroup): string {
   if (group === 'month') {
     const [y, m] = key.split('-').map(Number) as [number, number];
-    return new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, 1));
+    return dateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, 1));
   }
-  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
-    new Date(`${key}T00:00:00Z`),
-  );
+  return dateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${key}T00:00:00Z`));
 }
 
 export async function consoleDashboardRoutes(app: FastifyInstance): Promise<void> {

@@ -9,6 +9,7 @@ import { asset } from './console.assets.ts';
 import { CONSOLE_PAGE, principalOfViewer, requireRole, viewerOf, type Viewer } from './console.http.ts';
 import { send } from './console.http.ts';
 import { consolePage } from './console.layout.ts';
+import { dateTimeFormat } from '../../platform/time.ts';
 
 /**
  * Door check-in in the console (contract section 9): the lists to scan on, the scanner itself (a
@@ -20,9 +21,9 @@ import { consolePage } from './console.layout.ts';
 type P = { account: string; event: string; list: string };
 
 const when = (at: Date, tz: string, style: 'short' | 'medium' = 'medium') =>
-  new Intl.DateTimeFormat('en-GB', { timeZone: tz, dateStyle: style, timeStyle: 'short' }).format(at);
+  dateTimeFormat('en-GB', { timeZone: tz, dateStyle: style, timeStyle: 'short' }).format(at);
 const timeOf = (at: Date, tz: string) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(at);
+  dateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(at);
 
 /** JSON for a `<script type="application/json">`: nothing in it can close the element. */
 const scriptJson = (value: unknown) => raw(JSON.stringify(value).replace(/</g, '\\u003c'));

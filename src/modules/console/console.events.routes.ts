@@ -20,6 +20,7 @@ import { can, checkForm, formList, requireRole, viewerOf, type Viewer, CONSOLE_F
 import { send, see } from './console.http.ts';
 import { eventTabs } from './console.event-tabs.ts';
 import { checkbox, consolePage, field, flashOf, hiddenCsrf, select, type FieldErrors, type Flash } from './console.layout.ts';
+import { dateTimeFormat } from '../../platform/time.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
@@ -89,7 +90,7 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
       .orderBy('e.starts_at', 'desc')
       .execute();
     const when = (at: Date | string, tz: string) =>
-      new Intl.DateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
+      dateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
     return send(
       reply,
       consolePage({

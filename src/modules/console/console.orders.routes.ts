@@ -29,6 +29,7 @@ import {
 } from './console.http.ts';
 import { send, see } from './console.http.ts';
 import { buttonForm, checkbox, consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console.layout.ts';
+import { dateTimeFormat } from '../../platform/time.ts';
 
 /**
  * The orders desk (issue 17): find an event's orders (search, filters, keyset pages, CSV), and one
@@ -42,7 +43,7 @@ type PO = P & { ref: string };
 const PER_PAGE = 50;
 
 const when = (at: Date | string | null, tz: string) =>
-  at ? new Intl.DateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at)) : '';
+  at ? dateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at)) : '';
 
 const STATUS_LABEL: Record<string, string> = { pending: 'Pending', paid: 'Paid', refunded: 'Refunded', canceled: 'Canceled' };
 const statusPill = (status: string) => html`<span class="pill status-${status}">${STATUS_LABEL[status] ?? status}</span>`;

@@ -25,6 +25,7 @@ import {
 } from './console.http.ts';
 import { send, see } from './console.http.ts';
 import { buttonForm, consolePage, field, flashOf, hiddenCsrf, select, type FieldErrors, type Flash } from './console.layout.ts';
+import { dateTimeFormat } from '../../platform/time.ts';
 
 /**
  * Reports in the console (issue 17): the income report with its month table and the orders report
@@ -55,7 +56,7 @@ const orders = (count: number, what = 'orders') => `${n(count)} ${count === 1 ? 
 
 function monthLabel(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
-  return new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, 1));
+  return dateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, 1));
 }
 
 function reportNav(base: string, active: 'income' | 'orders'): SafeHtml {

@@ -8,6 +8,7 @@ import { minorDigits } from '../../platform/money.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
 import { tzOffset } from '../reports/range.ts';
 import { eachOrderBatch, type DeskOrder, type OrderFilter } from './order-search.ts';
+import { dateTimeFormat } from '../../platform/time.ts';
 
 /**
  * Orders and attendees as CSV: UTF-8 with a byte-order mark (spreadsheet programs then read it as
@@ -186,6 +187,6 @@ export async function exportOrdersCsv(
       yield kind === 'orders' ? orderRows(batch, time) : await attendeeRows(ctx.db, batch, time);
     }
   }
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(ctx.clock.now());
+  const day = dateTimeFormat('en-CA', { timeZone: tz }).format(ctx.clock.now());
   return { filename: `${event.slug}-${kind}-${day}.csv`, stream: Readable.from(csv(), { objectMode: false }) };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
+import { dateTimeFormat } from '../../platform/time.ts';
 
 export interface AvailabilityRow {
   kind: 'tickets' | 'sessions' | 'goods' | 'donations';
@@ -45,7 +46,7 @@ interface UnitRow {
 
 /** "Sat, 19 Jun 2027, 11:00–13:00": an unnamed session block named by when it runs, in the event's timezone. */
 export function sessionName(startsAt: Date, endsAt: Date | null, tz: string): string {
-  const day = new Intl.DateTimeFormat('en-GB', {
+  const day = dateTimeFormat('en-GB', {
     timeZone: tz,
     weekday: 'short',
     day: 'numeric',
@@ -53,7 +54,7 @@ export function sessionName(startsAt: Date, endsAt: Date | null, tz: string): st
     year: 'numeric',
   }).format(startsAt);
   const time = (d: Date) =>
-    new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
+    dateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
   return `${day}, ${time(startsAt)}${endsAt ? `–${time(endsAt)}` : ''}`;
 }
 

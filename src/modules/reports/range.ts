@@ -1,3 +1,5 @@
+import { dateTimeFormat } from '../../platform/time.ts';
+
 /**
  * The report window shared by the income and orders reports (spec 4.1, query table). Pure: the
  * clock and the event's timezone come in, UTC instants go out. Nothing here ever errors: every
@@ -33,7 +35,7 @@ export function parseDate(value: unknown): string | null {
 
 /** Offset of `tz` from UTC at instant `t`, in ms (positive east of Greenwich). */
 export function tzOffset(t: number, tz: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
+  const parts = dateTimeFormat('en-US', {
     timeZone: tz,
     hourCycle: 'h23',
     year: 'numeric',
@@ -60,7 +62,7 @@ export function zonedMidnight(date: string, tz: string): Date {
 
 /** `YYYY-MM-DD` of instant `t` in `tz`. */
 export function localDate(t: Date, tz: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(t);
+  return dateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(t);
 }
 
 export function addDays(date: string, days: number): string {
