@@ -144,7 +144,14 @@ begin
 end
 $$;
 
+-- The recount locks the counter tables against writers first (SHARE ROW EXCLUSIVE waits for
+-- transactions that have written counters to commit, and holds back new ones until the recount
+-- commits): a writer's delta then lands either before the recount, which sees its orders, or
+-- after it, on top of the recount, never in between (where the insert below would collide with
+-- it or count it twice). Orders changed but not committed when the recount reads are not in it;
+-- their triggers wait and add their deltas after. Rare: a bulk load, an event's new timezone.
 create or replace function admit_rebuild_report_counters(target bigint) returns void language sql as $$
+  lock table item_sales, income_counters, order_report_counters in share row exclusive mode;
   delete from item_sales where target is null or event_id = target;
   delete from income_counters where target is null or event_id = target;
   delete from order_report_counters where target is null or event_id = target;

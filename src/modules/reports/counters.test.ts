@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import pg from 'pg';
 import { sql, type RawBuilder } from 'kysely';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
@@ -479,6 +480,41 @@ describe('report counters (property)', () => {
     expect(before.report).toBeGreaterThan(0);
     expect(await counterMismatches()).toEqual({ units: [], income: [], tickets: [], report: [] });
   });
+
+  it.runIf(process.env.DATABASE_URL)(
+    'a recount while another transaction changes an order: that change lands before or after it, once',
+    async () => {
+      await apply({
+        kind: 'orders',
+        orders: [0, 1, 2, 3, 4, 5, 6, 7].map((i) => ({
+          status: 'pending' as const,
+          gbp: false,
+          minute: 500 + i,
+          codes: '' as const,
+          portal: 0,
+          audience: 0,
+          lines: [{ item: 'ga' as const, quantity: 1 }],
+          pay: null,
+        })),
+      });
+      const writer = new pg.Client({ connectionString: t.ctx.config.databaseUrl! });
+      await writer.connect();
+      try {
+        // the change and its counters written, not committed
+        await writer.query('begin');
+        await writer.query(`update orders set status = 'canceled' where event_id = $1 and status = 'pending'`, [ids.event]);
+        let done = false;
+        const recount = sql`select admit_rebuild_report_counters(${ids.event})`.execute(t.ctx.db).finally(() => (done = true));
+        await new Promise((r) => setTimeout(r, 300));
+        expect(done).toBe(false); // waits for the writer
+        await writer.query('commit');
+        await recount;
+      } finally {
+        await writer.end();
+      }
+      expect(await counterMismatches()).toEqual({ units: [], income: [], tickets: [], report: [] });
+    },
+  );
 
   it('availability reads sold units from the counters and live holds from the orders', async () => {
     const res = (await t.call(token, { method: 'GET', url: '/api/v1/events/ktm/availability' })).json();
