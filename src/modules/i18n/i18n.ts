@@ -1,4 +1,5 @@
 import { formatMoney, minorDigits } from '../../platform/money.ts';
+import { dateTimeFormat } from '../../platform/time.ts';
 import { de } from './messages.de.ts';
 import { en, type Messages } from './messages.en.ts';
 
@@ -89,7 +90,6 @@ export function localeOf(tag: string): Locale {
   const lang = known ?? 'en';
   const formatTag = known ? canon : 'en';
   const moneyFormats = new Map<string, { format: Intl.NumberFormat; digits: number } | null>();
-  const dateFormats = new Map<string, Intl.DateTimeFormat>();
   const locale: Locale = {
     lang,
     tag: formatTag,
@@ -116,20 +116,15 @@ export function localeOf(tag: string): Locale {
       return f.format.format(decimalString(amount, f.digits) as unknown as number);
     },
     dateTime(at, timezone) {
-      let f = dateFormats.get(timezone);
-      if (!f) {
-        f = new Intl.DateTimeFormat(formatTag, {
-          timeZone: timezone,
-          weekday: 'short',
-          day: 'numeric',
-          month: 'short',
-          year: 'numeric',
-          hour: 'numeric',
-          minute: '2-digit',
-        });
-        if (dateFormats.size > 500) dateFormats.clear();
-        dateFormats.set(timezone, f);
-      }
+      const f = dateTimeFormat(formatTag, {
+        timeZone: timezone,
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+      });
       return `${f.format(new Date(at))} (${timezone})`;
     },
   };
