@@ -40,15 +40,25 @@ export type ReportQuery = Record<string, string | string[] | undefined>;
 
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
-/** The label of a calendar group for an instant `at` (day, week from Monday, month) in `tz`. */
-function calendarKey(group: 'day' | 'week' | 'month', at: RawBuilder<unknown>, tz: string): RawBuilder<string> {
+/**
+ * What a group adds up by (`axis`, over the parts `p`: a counter instant, a status, a codes key,
+ * an audience id) and how each sum is labelled (`label`, over the sums `t`): a calendar group by
+ * its local day, Monday or month in `tz`, `-` for no code or audience.
+ */
+function groupAxis(group: Group, tz: string): { axis: RawBuilder<unknown>; label: RawBuilder<unknown> } {
   switch (group) {
     case 'day':
-      return sql`to_char(${at} at time zone ${tz}, 'YYYY-MM-DD')`;
+      return { axis: sql`p.at`, label: sql`to_char(t.axis at time zone ${tz}, 'YYYY-MM-DD')` };
     case 'week':
-      return sql`to_char(date_trunc('week', ${at} at time zone ${tz}), 'YYYY-MM-DD')`;
+      return { axis: sql`p.at`, label: sql`to_char(date_trunc('week', t.axis at time zone ${tz}), 'YYYY-MM-DD')` };
     case 'month':
-      return sql`to_char(${at} at time zone ${tz}, 'YYYY-MM')`;
+      return { axis: sql`p.at`, label: sql`to_char(t.axis at time zone ${tz}, 'YYYY-MM')` };
+    case 'status':
+      return { axis: sql`p.status`, label: sql`t.axis` };
+    case 'code':
+      return { axis: sql`p.codes_key`, label: sql`coalesce(nullif(t.axis, ''), '-')` };
+    case 'audience':
+      return { axis: sql`p.audience_id`, label: sql`coalesce((select a.key from audiences a where a.id = t.axis), '-')` };
   }
 }
 
@@ -113,22 +123,8 @@ export async function ordersReport(
     ),
   ];
   const timeGroup = group === 'day' || group === 'week' || group === 'month';
-  // add up by the raw axis first (a counter instant, a status, an audience id, a codes key), then
-  // label the few groups that leaves
-  const axis = timeGroup
-    ? sql`p.at`
-    : group === 'status'
-      ? sql`p.status`
-      : group === 'code'
-        ? sql`p.codes_key`
-        : sql`p.audience_id`;
-  const label = timeGroup
-    ? calendarKey(group, sql`t.axis`, tz)
-    : group === 'audience'
-      ? sql`coalesce((select a.key from audiences a where a.id = t.axis), '-')`
-      : group === 'code'
-        ? sql`coalesce(nullif(t.axis, ''), '-')`
-        : sql`t.axis`;
+  // add up by the raw axis first, then label the few groups that leaves
+  const { axis, label } = groupAxis(group, tz);
   const result = await sql<Omit<ReportRow, 'currency' | 'amount_cents'>>`
     select l.key, sum(l.orders)::int as orders, sum(l.units)::int as units, sum(l.gross_cents)::bigint as gross_cents,
       sum(l.discount_cents)::bigint as discount_cents, sum(l.refund_cents)::bigint as refund_cents
