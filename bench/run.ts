@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -155,6 +156,8 @@ async function main(): Promise<void> {
       return r;
     };
 
+    // the server as `npm start` runs it: the compiled build
+    execFileSync(process.execPath, ['bin/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
     server = startProcess([...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/admit.mjs', 'serve'], {
       DATABASE_URL: url,
       PORT: String(port),

@@ -117,8 +117,10 @@ export async function main(argv: string[]): Promise<void> {
         if (values.import?.length) await importFiles(runtime, values.import, values.replace ?? false);
         await loadDemoIfEmpty(runtime);
         const server = await serve(runtime);
+        // this module is cli.js when bin/admit.mjs runs the compiled build in dist/
+        const from = import.meta.url.endsWith('.js') ? 'compiled build' : 'TypeScript sources through tsx';
         console.log(
-          `admit is serving ${runtime.ctx.config.baseUrl} (${runtime.ctx.engine}${runtime.ctx.engine === 'pglite' ? ` in ${runtime.ctx.config.dataDir}` : ''})`,
+          `admit is serving ${runtime.ctx.config.baseUrl} (${runtime.ctx.engine}${runtime.ctx.engine === 'pglite' ? ` in ${runtime.ctx.config.dataDir}` : ''}; ${from})`,
         );
         await printDemo(runtime);
         const shutdown = (signal: string) => {
