@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
+import { CallbackQueryPool } from './callback-pool.ts';
 import { PGlitePool } from './pglite-pool.ts';
 
 export type Db = Kysely<DB>;
@@ -43,7 +44,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       // process: its pending query rejects, the transaction is rolled back by the server.
       client.on('error', () => undefined);
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new CallbackQueryPool(pool) as never }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
