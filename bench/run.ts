@@ -87,6 +87,7 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   let server: ReturnType<typeof startProcess> | null = null;
   let serverPeakRssMb: number | undefined;
+  const peaksMb: Array<[string, number]> = [];
   try {
     const database = await openDatabase({ databaseUrl: url, dataDir: null });
     await migrate(database.db);
@@ -168,11 +169,25 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
     });
     await waitFor(`${base}/healthz`);
+    // the server's peak resident memory per scenario: VmHWM read at each scenario's end, then reset
+    // (writing 5 to clear_refs, Linux 4.0+) so the next scenario's peak is its own
+    const status = () => fs.readFileSync(`/proc/${server!.pid}/status`, 'utf8');
+    let scenario = 'start';
+    const mark = (next: string) => {
+      peaksMb.push([scenario, Number(/VmHWM:\s+(\d+)/.exec(status())?.[1] ?? 0) / 1024]);
+      try {
+        fs.writeFileSync(`/proc/${server!.pid}/clear_refs`, '5');
+      } catch {
+        // an older kernel: the peaks that follow include the ones before
+      }
+      scenario = next;
+    };
     const pool = new pg.Pool({ connectionString: url, max: 4 });
     const q = async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[];
     const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
     if (want('flash')) {
+      mark('flash');
       const flash = await ids('flash');
       const body = JSON.stringify({ items: [{ ticket_type_id: flash.typeId, quantity: 1 }] });
       await setupBaselineTables(url, 50_000_000);
@@ -234,6 +249,7 @@ async function main(): Promise<void> {
     }
 
     if (want('webhooks')) {
+      mark('webhooks');
       // The same flash sale on two accounts of one server, one with a webhook endpoint (every
       // order.created delivered to a receiver in its own process). Rounds alternate, each side's
       // median kept; after a round with the endpoint its deliveries drain before the next round,
@@ -337,6 +353,7 @@ async function main(): Promise<void> {
     }
 
     if (want('checkin')) {
+      mark('checkin');
       // A scanner's first download of 100,000 tickets in pages of 5,000, against the plain SQL
       // read of the same rows; then uploads of 1,000 offline scans against one plain insert.
       const door = await ids('door');
@@ -457,6 +474,7 @@ async function main(): Promise<void> {
     }
 
     if (want('sellout')) {
+      mark('sellout');
       const so = await ids('sellout');
       const body = JSON.stringify({ items: [{ ticket_type_id: so.typeId, quantity: 1 }] });
       await settle(url);
@@ -537,6 +555,7 @@ async function main(): Promise<void> {
     };
 
     if (want('reports')) {
+      mark('reports');
       const { big, seconds: seedSeconds } = await seedBig();
       const http = (p: string) => async () => {
         const r = await fetch(`${base}/api/v1/events/big/${p}`, { headers });
@@ -576,6 +595,7 @@ async function main(): Promise<void> {
     }
 
     if (want('desk')) {
+      mark('desk');
       const { big, seconds: seedSeconds } = await seedBig();
       // a console session, signed in the way a browser does
       const signInPage = await (await fetch(`${base}/console/sign-in`)).text();
@@ -673,6 +693,7 @@ async function main(): Promise<void> {
     }
 
     if (want('reads')) {
+      mark('reads');
       const bport = await freePort();
       const eventJson = await (await fetch(`${base}/api/v1/events/flash`, { headers })).text();
       const typesJson = await (await fetch(`${base}/api/v1/events/flash/ticket-types`, { headers })).text();
@@ -721,7 +742,8 @@ async function main(): Promise<void> {
     await pool.end();
     await database.close();
     // the server's resident memory at its highest, over everything it served in this run
-    serverPeakRssMb = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    mark('end');
+    serverPeakRssMb = Math.max(...peaksMb.map(([, mb]) => mb));
   } catch (err) {
     if (server) console.error(server.output.join('').slice(-4000));
     throw err;
@@ -738,11 +760,14 @@ async function main(): Promise<void> {
   );
   console.log(`\nadmit benchmark (${quick ? 'quick' : 'full'}) on ${machine}\n`);
   console.log([header, ...table].join('\n'));
-  if (serverPeakRssMb) console.log(`\nserver peak RSS (VmHWM) over the whole run: ${fmt(serverPeakRssMb, 1)} MB`);
+  if (serverPeakRssMb) {
+    console.log(`\nserver peak RSS (VmHWM) over the whole run: ${fmt(serverPeakRssMb, 1)} MB`);
+    console.log(`by scenario: ${peaksMb.map(([name, mb]) => `${name} ${fmt(mb, 1)} MB`).join(', ')}`);
+  }
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   fs.writeFileSync(
     path.join(ROOT, 'bench/results/latest.json'),
-    JSON.stringify({ at: new Date().toISOString(), machine, quick, rows, serverPeakRssMb }, null, 2),
+    JSON.stringify({ at: new Date().toISOString(), machine, quick, rows, serverPeakRssMb, peaksMb }, null, 2),
   );
 }
 
