@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'scratch/**', 'bench/results/**', 'test-results/**', 'dist/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'scratch/**', 'bench/results/**', 'test-results/**', 'dist/**', '.build-test-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

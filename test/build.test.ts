@@ -1,23 +1,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { build, buildIsFresh } from '../bin/build.mjs';
 import { createTestDatabase } from './db.ts';
+import { freePort } from './net.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('the compiled build (bin/build.mjs)', () => {
   it('rewrites relative imports to the compiled files and knows when a source changed, appeared or went', async () => {
