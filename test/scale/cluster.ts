@@ -354,7 +354,9 @@ async function build(opts: Options, parts: Parts): Promise<Cluster> {
     stopInstance,
     psql,
     async replicaCaughtUp() {
-      const lsn = psql(primaryUrl, 'select pg_current_wal_lsn()');
+      // the insert position: with synchronous_commit off a commit that has answered may still sit
+      // in the WAL buffers, past pg_current_wal_lsn() (the write position), until the WAL writer runs
+      const lsn = psql(primaryUrl, 'select pg_current_wal_insert_lsn()');
       await waitFor(() => psql(replicaUrl, `select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn`) === 't', 'the replica');
     },
     cpu() {
