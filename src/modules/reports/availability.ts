@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
+import { isLiveHold } from './live-holds.ts';
 
 export interface AvailabilityRow {
   kind: 'tickets' | 'sessions' | 'goods' | 'donations';
@@ -83,16 +84,9 @@ export async function availabilityReport(
       from donations where event_id = ${event.id} and account_id = ${event.account_id}`.execute(db);
 
   // Sold units come from the counters kept by the order triggers (migration 0009); holds are
-  // read live from the event's pending orders, because they end by the clock. The live holds are
-  // two ranges of the live-holds index (ending after now, or never); written as one OR the planner
-  // took the share of null ends among all orders for the holds' and chose a hash join over all of
-  // the event's lines, and a scan of every run-out hold not yet swept (327 ms over a million-order
-  // event with 31,000 of those, 0.4 ms as two ranges). The first range is a row comparison, which
-  // only the live-holds index can bound: with plain `expires_at > now` the planner took the
-  // sweeper's index of all pending orders by end whenever its figures predated a sale's live
-  // holds, and read every live hold of every event (405 ms in a full bench run). Each hold's lines
-  // are then looked up by order (lateral), so the cost follows the number of live holds, not the
-  // size of the event.
+  // read live from the event's pending orders, because they end by the clock: one range of the
+  // live-holds index (isLiveHold). Each hold's lines are then looked up by order (lateral), so the
+  // cost follows the number of live holds, not the size of the event.
   const units = await sql<UnitRow>`
     select c.kind, c.item_id, p.key as portal, sum(c.sold)::int as sold, 0 as pending
     from item_sales c
@@ -103,11 +97,7 @@ export async function availabilityReport(
     select l.kind, l.item_id, p.key, 0, sum(l.quantity)::int
     from (
       select id, portal_id from orders
-      where event_id = ${event.id} and account_id = ${event.account_id} and status = 'pending'
-        and (event_id, expires_at) > (${event.id}, ${now})
-      union all
-      select id, portal_id from orders
-      where event_id = ${event.id} and account_id = ${event.account_id} and status = 'pending' and expires_at is null
+      where account_id = ${event.account_id} and ${isLiveHold(event.id, now)}
     ) o
     cross join lateral (
       select kind, coalesce(ticket_type_id, session_id, good_id, donation_id) as item_id, quantity

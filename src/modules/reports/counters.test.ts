@@ -555,5 +555,21 @@ describe('report counters (property)', () => {
       expect([row.sold, row.pending]).toEqual([p.sold, p.pending]);
     }
     expect(plain.rows.some((p) => p.pending > 0)).toBe(true);
+
+    // the income report's money on hold counts the same holds (one range of the same index)
+    const income = (await t.call(token, { method: 'GET', url: '/api/v1/events/ktm/income?range=all' })).json();
+    const held = (
+      await sql<{ orders: number; cents: number }>`
+        select count(*)::int as orders, coalesce(sum(round(total_cents * fx_rate)), 0)::int as cents from orders
+        where event_id = ${ids.event} and status = 'pending' and (expires_at is null or expires_at > ${t.clock.now()})`.execute(
+        t.ctx.db,
+      )
+    ).rows[0]!;
+    expect(held.orders).toBe(pending.length - 1);
+    const months = income.months as Array<{ pending_orders: number; pending_cents: number }>;
+    expect([months.reduce((s, m) => s + m.pending_orders, 0), months.reduce((s, m) => s + m.pending_cents, 0)]).toEqual([
+      held.orders,
+      held.cents,
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import { inReportSnapshot, type AppContext } from '../../platform/context.ts';
 import type { Principal } from '../../platform/http/auth.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
 import { availabilityReport, type AvailabilityReport } from './availability.ts';
+import { isLiveHold } from './live-holds.ts';
 import { addDays, localDate } from './range.ts';
 
 /**
@@ -104,7 +105,7 @@ export async function eventDashboard(
       sql<{ currency: string; orders: string; total: string }>`
       select currency, count(*) as orders, coalesce(sum(total_cents), 0) as total
       from orders
-      where event_id = ${event.id} and status = 'pending' and (expires_at is null or expires_at > ${now})
+      where ${isLiveHold(event.id, now)}
       group by currency order by currency`.execute(db),
       db
         .selectFrom('orders')

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import type { IncomeCountersTable } from '../../platform/db/schema.ts';
+import { isLiveHold } from './live-holds.ts';
 import { addDays, localDate, zonedMidnight, type ResolvedRange } from './range.ts';
 
 export const INCOME_FIGURES = [
@@ -164,8 +165,7 @@ export async function incomeReport(
     select to_char(o.created_at at time zone ${tz}, 'YYYY-MM') as month,
       sum(round(o.total_cents * o.fx_rate))::bigint as pending_cents, count(*)::int as pending_orders
     from orders o
-    where o.event_id = ${event.id} and o.account_id = ${event.account_id} and o.status = 'pending'
-      and (o.expires_at is null or o.expires_at > ${now})
+    where o.account_id = ${event.account_id} and ${isLiveHold(event.id, now, 'o')}
       and ${windowSql(sql`o.created_at`, r)}
     group by 1`.execute(db);
 
