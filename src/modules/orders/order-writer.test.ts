@@ -158,10 +158,15 @@ describe('a lone order, one statement', () => {
     };
     // alone (the one statement), then with a companion (the batch transaction)
     const lone = created((await batch(input('many', 2, extra)))[0]);
-    const [inBatch] = await batch(input('many', 2, extra), input('many', 1));
+    // a companion with the same columns (the batch's rows go as one JSON parameter) and one
+    // without the extras (rows that name other columns go through the query builder)
+    const [inBatch, twin] = await batch(input('many', 2, extra), input('many', 2, extra));
+    const [inMixed] = await batch(input('many', 2, extra), input('many', 1));
     const a = await written(lone.id);
     const b = await written(created(inBatch).id);
+    expect(b).toEqual(await written(created(twin).id));
     expect(a).toEqual(b);
+    expect(await written(created(inMixed).id)).toEqual(a);
     expect(a.order.answers).toEqual(extra.answers);
     expect(a.order.item_answers).toEqual(extra.itemAnswers);
     expect(a.lines).toHaveLength(1);
