@@ -338,36 +338,38 @@ interface Stock {
  * JSON columns take the value itself (an object), not its text.
  */
 function jsonInsert(table: 'orders' | 'order_lines' | 'order_log', rows: Array<Record<string, unknown>>, returning = false) {
+  if (!sameColumns(rows)) throw new Error(`${table}: rows of one insert must name the same columns`);
   const columns = Object.keys(rows[0]!);
-  for (const r of rows) {
-    const keys = Object.keys(r);
-    if (keys.length !== columns.length || keys.some((k) => !columns.includes(k)))
-      throw new Error(`${table}: rows of one insert must name the same columns`);
-  }
-  return sql<OrderRow>`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))})
+  return sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))})
     select ${sql.join(columns.map((c) => sql.ref(`r.${c}`)))}
     from jsonb_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::jsonb) r
     ${returning ? sql`returning *` : sql``}`;
 }
 
+function sameColumns(rows: Array<Record<string, unknown>>): boolean {
+  const columns = new Set(Object.keys(rows[0]!));
+  return rows.every((r) => {
+    const keys = Object.keys(r);
+    return keys.length === columns.size && keys.every((k) => columns.has(k));
+  });
+}
+
 /** A batch's orders in one statement (jsonInsert); rows built by other paths with other columns go through the builder. */
 async function insertOrders(trx: Db, values: Array<Insertable<OrdersTable>>): Promise<OrderRow[]> {
-  const columns = Object.keys(values[0]!);
-  const same = values.every((v) => {
-    const keys = Object.keys(v);
-    return keys.length === columns.length && keys.every((k, i) => k === columns[i]);
-  });
-  if (!same) return trx.insertInto('orders').values(values).returningAll().execute();
-  const rows = values.map((v) => {
-    const row: Record<string, unknown> = { ...v };
-    for (const k of JSON_COLUMNS) if (typeof row[k] === 'string') row[k] = JSON.parse(row[k] as string);
-    return row;
-  });
-  return (await jsonInsert('orders', rows, true).execute(trx)).rows;
+  if (!sameColumns(values)) return trx.insertInto('orders').values(values).returningAll().execute();
+  const inserted = await jsonInsert('orders', values.map(withJsonColumns), true).$castTo<OrderRow>().execute(trx);
+  return inserted.rows;
 }
 
 /** the order's columns that hold JSON, kept by the prepared row as JSON text */
 const JSON_COLUMNS = new Set(['answers', 'item_answers']);
+
+/** The order row as a JSON document takes: its JSON columns as values, not as their text. */
+function withJsonColumns(orderRow: object): Record<string, unknown> {
+  const row: Record<string, unknown> = { ...orderRow };
+  for (const k of JSON_COLUMNS) if (typeof row[k] === 'string') row[k] = JSON.parse(row[k] as string);
+  return row;
+}
 
 /**
  * An order the lone-order statement can write: one inventory row, no Idempotency-Key, no
@@ -393,8 +395,7 @@ function isPlainOrder(o: PreparedOrder): boolean {
  */
 async function writeLoneOrder(db: Db, o: PreparedOrder): Promise<OrderRow | null> {
   const [[inventoryId, quantity]] = [...o.units] as [[number, number]];
-  const row: Record<string, unknown> = { ...o.row, ref: randomRef(), access_secret: randomSecret(), qr_token: randomSecret() };
-  for (const k of JSON_COLUMNS) if (typeof row[k] === 'string') row[k] = JSON.parse(row[k] as string);
+  const row = withJsonColumns({ ...o.row, ref: randomRef(), access_secret: randomSecret(), qr_token: randomSecret() });
   const columns = Object.keys(row);
   const lines = o.lines.map((l, position) => ({ ...l, position }));
   const lineColumns = Object.keys(lines[0]!);
