@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
-import { writeBatch, type WriteOutcome } from './order-writer.ts';
+import { writeBatch, type PreparedOrder, type WriteOutcome } from './order-writer.ts';
 import { prepareOrder, type PlaceOrderInput } from './place-order.ts';
 
 /**
@@ -29,6 +29,7 @@ beforeAll(async () => {
             { key: 'many', name: 'Many', price: 1000, capacity: 1000 },
             { key: 'none', name: 'None', price: 1000, capacity: 0 },
             { key: 'race', name: 'Race', price: 1000, capacity: 30 },
+            { key: 'race2', name: 'Race two', price: 1000, capacity: 35 },
           ],
           discount_codes: [{ code: 'ONCE', amount_off: 100, max_uses: 1 }],
         }),
@@ -130,7 +131,7 @@ describe('one batch, one transaction', () => {
   });
 });
 
-describe('a lone order, one statement', () => {
+describe('plain orders on one row, one statement', () => {
   /** what a written order consists of, without what is generated per order */
   async function written(orderId: number) {
     const db = t.ctx.db;
@@ -156,16 +157,23 @@ describe('a lone order, one statement', () => {
       itemAnswers: [{ ticket_type_id: ids.many!, position: 0, answers: [{ question: 'Name', answer: 'Ada' }] }],
       locale: 'de-AT',
     };
-    // alone (the one statement), then with a companion (the batch transaction)
+    // alone and as a pair (the one statement), then with a companion that holds an
+    // Idempotency-Key (the batch transaction): the same columns (the batch's rows go as one JSON
+    // parameter), and a companion without the extras (rows that name other columns go through
+    // the query builder)
     const lone = created((await batch(input('many', 2, extra)))[0]);
-    // a companion with the same columns (the batch's rows go as one JSON parameter) and one
-    // without the extras (rows that name other columns go through the query builder)
-    const [inBatch, twin] = await batch(input('many', 2, extra), input('many', 2, extra));
-    const [inMixed] = await batch(input('many', 2, extra), input('many', 1));
+    const [inPair, pairTwin] = await batch(input('many', 2, extra), input('many', 2, extra));
+    const [inBatch, twin] = await batch(
+      input('many', 2, extra),
+      input('many', 2, { ...extra, idempotency: { tokenId: 1, key: 'forces-the-transaction' } }),
+    );
+    const [inMixed] = await batch(input('many', 2, extra), input('many', 1, { idempotency: { tokenId: 1, key: 'mixed' } }));
     const a = await written(lone.id);
     const b = await written(created(inBatch).id);
     expect(b).toEqual(await written(created(twin).id));
     expect(a).toEqual(b);
+    expect(await written(created(inPair).id)).toEqual(a);
+    expect(await written(created(pairTwin).id)).toEqual(a);
     expect(await written(created(inMixed).id)).toEqual(a);
     expect(a.order.answers).toEqual(extra.answers);
     expect(a.order.item_answers).toEqual(extra.itemAnswers);
@@ -197,5 +205,37 @@ describe('a lone order, one statement', () => {
       .where('ticket_type_id', '=', ids.race!)
       .executeTakeFirstOrThrow();
     expect(Number(sold.n)).toBe(30);
+  });
+
+  it('10 batches of 10 racing for 35 seats: whole batches while they fit, then first come, first served', async () => {
+    const batches: PreparedOrder[][] = [];
+    for (let b = 0; b < 10; b++) {
+      const prepared = [];
+      for (let i = 0; i < 10; i++) prepared.push(await prepareOrder(t.ctx, input('race2', 1)));
+      batches.push(prepared);
+    }
+    const results = await Promise.all(batches.map((b) => writeBatch(t.ctx, b)));
+    const out = results.flat();
+    expect(out.filter((o) => 'created' in o && o.created)).toHaveLength(35);
+    expect(out.filter((o) => rejection(o)?.startsWith('sold_out'))).toHaveLength(65);
+    // three batches took ten seats each in one statement; one found five left and took them in order
+    const perBatch = results.map((r) => r.filter((o) => 'created' in o && o.created).length).sort((x, y) => y - x);
+    expect(perBatch.slice(0, 4)).toEqual([10, 10, 10, 5]);
+    expect(await taken('race2')).toBe(35);
+    const lines = await t.ctx.db
+      .selectFrom('order_lines')
+      .select((eb) => [eb.fn.sum<number>('quantity').as('n'), eb.fn.count<number>('order_id').distinct().as('orders')])
+      .where('ticket_type_id', '=', ids.race2!)
+      .executeTakeFirstOrThrow();
+    expect(Number(lines.n)).toBe(35);
+    expect(Number(lines.orders)).toBe(35);
+    const log = await t.ctx.db
+      .selectFrom('order_log as g')
+      .innerJoin('order_lines as l', 'l.order_id', 'g.order_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('l.ticket_type_id', '=', ids.race2!)
+      .where('g.action', '=', 'created')
+      .executeTakeFirstOrThrow();
+    expect(Number(log.n)).toBe(35);
   });
 });

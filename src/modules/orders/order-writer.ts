@@ -22,7 +22,9 @@ import { expireHolds } from './stock.ts';
  * them until the commit), grants orders first come first served, redeems codes under their row
  * locks, and writes all granted orders with one statement per table. With no contention a batch
  * is a single order and adds no waiting; under a flash sale the cost of the hot inventory row
- * (one lock, one commit) is shared by every order in the batch.
+ * (one lock, one commit) is shared by every order in the batch. The common batch, plain orders
+ * on one inventory row with room for all of them, is written by one statement instead
+ * (writePlainOrders): one round trip, and the hot row locked for that statement alone.
  *
  * Correctness never depends on this process being alone: capacity is checked under the row lock
  * inside the transaction, so batches from any number of instances serialise on the row and
@@ -107,11 +109,8 @@ const COLLISIONS = ['orders_account_id_ref_key', 'orders_qr_token_key', 'orders_
 export async function writeBatch(ctx: AppContext, orders: PreparedOrder[]): Promise<WriteOutcome[]> {
   for (let attempt = 0; ; attempt++) {
     try {
-      if (orders.length === 1 && isPlainOrder(orders[0]!)) {
-        const order = await writeLoneOrder(ctx.db, orders[0]!);
-        // short of stock: the batch path releases lapsed holds and names what is left
-        if (order) return [{ created: true, order }];
-      }
+      const written = await writePlainOrders(ctx.db, orders);
+      if (written) return written.map((order) => ({ created: true, order }));
       return await ctx.db.transaction().execute((trx) => batchTransaction(trx, ctx, orders));
     } catch (err) {
       if (attempt < 3 && (isUniqueViolation(err, COLLISIONS) || isRetryableConflict(err))) continue;
@@ -372,9 +371,9 @@ function withJsonColumns(orderRow: object): Record<string, unknown> {
 }
 
 /**
- * An order the lone-order statement can write: one inventory row, no Idempotency-Key, no
- * discount code, something to pay (free orders are fulfilled at once), and no item that was
- * unlimited when priced (those are re-read under a lock, see staleUnlimited).
+ * An order the one-statement path can write: one inventory row, no Idempotency-Key, no discount
+ * code, something to pay (free orders are fulfilled at once), and no item that was unlimited when
+ * priced (those are re-read under a lock, see staleUnlimited).
  */
 function isPlainOrder(o: PreparedOrder): boolean {
   return (
@@ -386,40 +385,71 @@ function isPlainOrder(o: PreparedOrder): boolean {
   );
 }
 
+/** The one inventory row every order of the batch takes from, when they are all plain and share it. */
+function sharedInventory(orders: PreparedOrder[]): { inventoryId: number; quantity: number } | null {
+  if (!orders.every(isPlainOrder)) return null;
+  const [inventoryId] = orders[0]!.units.keys() as IterableIterator<number>;
+  let quantity = 0;
+  for (const o of orders) {
+    const q = o.units.get(inventoryId!);
+    if (q === undefined) return null;
+    quantity += q;
+  }
+  return { inventoryId: inventoryId!, quantity };
+}
+
 /**
- * A lone order in one statement, in its own implicit transaction: the stock row is taken only
- * if enough is left (the row lock makes concurrent writers, from any instance, wait and check
- * again against the committed figure), and the order, its lines and its log entry are written
- * only if it was. One round trip instead of the batch's five, for the order that arrives alone.
- * Returns null, having changed nothing, when the row is short.
+ * Plain orders on one inventory row (a lone order, or a flash sale's batch) in one statement, in
+ * its own implicit transaction: the row's stock is taken for all of them only if enough is left
+ * for all (the row lock makes concurrent writers, from any instance, wait and check again against
+ * the committed figure), and the orders, their lines and log entries are written only if it was.
+ * One round trip instead of the transaction's five, and the hot row is locked for one statement,
+ * not across round trips. Returns null, having changed nothing, when the row is short for the
+ * whole batch (the transaction then grants first come, first served, releases lapsed holds and
+ * names what is left) or when the rows do not share their columns.
  */
-async function writeLoneOrder(db: Db, o: PreparedOrder): Promise<OrderRow | null> {
-  const [[inventoryId, quantity]] = [...o.units] as [[number, number]];
-  const row = withJsonColumns({ ...o.row, ref: randomRef(), access_secret: randomSecret(), qr_token: randomSecret() });
-  const columns = Object.keys(row);
-  const lines = o.lines.map((l, position) => ({ ...l, position }));
-  const lineColumns = Object.keys(lines[0]!);
-  const log = JSON.stringify({ channel: o.row.channel, total_cents: o.row.total_cents, ...o.note });
+async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise<OrderRow[] | null> {
+  const shared = sharedInventory(orders);
+  if (!shared) return null;
+  const rows = orders.map((o) =>
+    withJsonColumns({ ...o.row, ref: randomRef(), access_secret: randomSecret(), qr_token: randomSecret() }),
+  );
+  const lines = orders.flatMap((o, n) => o.lines.map((l, position) => ({ ...l, position, order_ref: rows[n]!.ref })));
+  if (!sameColumns(rows) || !sameColumns(lines)) return null;
+  const columns = Object.keys(rows[0]!);
+  const lineColumns = Object.keys(lines[0]!).filter((c) => c !== 'order_ref');
+  const log = orders.map((o, n) => ({
+    order_ref: rows[n]!.ref,
+    data: { channel: o.row.channel, total_cents: o.row.total_cents, ...o.note },
+    at: o.now,
+  }));
   const list = (names: string[], prefix: string) => sql.join(names.map((c) => sql.ref(`${prefix}.${c}`)));
   const result = await sql<OrderRow>`
     with taken as (
-      update inventory i set taken = i.taken + ${quantity}::int
-      where i.id = ${inventoryId}::bigint and i.capacity - i.taken >= ${quantity}::int
+      update inventory i set taken = i.taken + ${shared.quantity}::int
+      where i.id = ${shared.inventoryId}::bigint and i.capacity - i.taken >= ${shared.quantity}::int
       returning i.id),
     o as (
       insert into orders (${sql.join(columns.map((c) => sql.id(c)))})
-      select ${list(columns, 'r')} from jsonb_populate_record(null::orders, ${JSON.stringify(row)}::jsonb) r
+      select ${list(columns, 'r')} from jsonb_populate_recordset(null::orders, ${JSON.stringify(rows)}::jsonb) r
       where exists (select from taken)
       returning *),
     l as (
       insert into order_lines (account_id, order_id, event_id, ${sql.join(lineColumns.map((c) => sql.id(c)))})
       select o.account_id, o.id, o.event_id, ${list(lineColumns, 'x')}
-      from o, jsonb_populate_recordset(null::order_lines, ${JSON.stringify(lines)}::jsonb) x),
+      from jsonb_array_elements(${JSON.stringify(lines)}::jsonb) e
+      cross join lateral jsonb_populate_record(null::order_lines, e) x
+      join o on o.ref = e->>'order_ref'),
     g as (
       insert into order_log (account_id, order_id, action, data, created_at)
-      select o.account_id, o.id, 'created', ${log}::jsonb, ${o.now} from o)
+      select o.account_id, o.id, 'created', e->'data', (e->>'at')::timestamptz
+      from jsonb_array_elements(${JSON.stringify(log)}::jsonb) e join o on o.ref = e->>'order_ref')
     select * from o`.execute(db);
-  return result.rows[0] ?? null;
+  if (result.rows.length === 0) return null;
+  const byRef = new Map(result.rows.map((r) => [r.ref, r]));
+  const written = rows.map((r) => byRef.get(r.ref as string));
+  if (written.some((r) => !r)) throw new Error('order insert did not return every row');
+  return written as OrderRow[];
 }
 
 async function lockInventory(trx: Db, ids: number[]): Promise<Stock> {
