@@ -1,8 +1,27 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomFillSync, randomInt } from 'node:crypto';
+
+/**
+ * Random bytes handed out from a pool refilled 4 KiB at a time: an order takes two secrets, and
+ * one call into the CSPRNG per 4 KiB instead of one per secret (randomBytes) took 3-4% of the
+ * server's time in a flash sale. The bytes are the same CSPRNG output; none is handed out twice.
+ */
+const pool = Buffer.allocUnsafe(4096);
+let used = pool.length;
+
+function random(bytes: number): Buffer {
+  if (bytes > pool.length) return randomFillSync(Buffer.allocUnsafe(bytes));
+  if (used + bytes > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  const slice = pool.subarray(used, used + bytes);
+  used += bytes;
+  return slice;
+}
 
 /** URL-safe random secret; 24 bytes = 192 bits. */
 export function randomSecret(bytes = 24): string {
-  return randomBytes(bytes).toString('base64url');
+  return random(bytes).toString('base64url');
 }
 
 const REF_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
