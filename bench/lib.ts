@@ -78,6 +78,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   statuses: Record<string, number>;
+  /** wall time from the first request to the last answer, measured by the load process */
+  elapsedSeconds: number;
   /** CPU seconds the load generator used */
   cpuSeconds: number;
 }

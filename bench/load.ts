@@ -12,6 +12,8 @@ const opts = JSON.parse(process.argv[2] ?? '{}') as {
 };
 
 const statuses: Record<string, number> = {};
+// from the first request to the last answer, without this process's start-up
+const started = performance.now();
 const instance = autocannon(
   {
     url: opts.url,
@@ -34,6 +36,7 @@ const instance = autocannon(
       JSON.stringify({
         requests: total,
         perSecond: total / seconds,
+        elapsedSeconds: (performance.now() - started) / 1000,
         p50: result.latency.p50,
         p99: result.latency.p99,
         statuses,
