@@ -233,16 +233,8 @@ async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[
 
   if (granted.length) {
     // 4. The orders, their lines, discounts and log, one statement each.
-    const values = granted.map((i) => ({
-      ...orders[i]!.row,
-      ref: randomRef(),
-      access_secret: randomSecret(),
-      qr_token: randomSecret(),
-    }));
-    const inserted = await insertOrders(trx, values);
-    const byRef = new Map(inserted.map((o) => [o.ref, o]));
-    const rows = values.map((v) => byRef.get(v.ref)!);
-    if (rows.some((r) => !r)) throw new Error('order insert did not return every row');
+    const values = granted.map((i) => withGeneratedKeys(orders[i]!));
+    const rows = inValuesOrder(values, await insertOrders(trx, values));
     const lineRows = granted.flatMap((i, n) =>
       orders[i]!.lines.map((l, position) => ({
         ...l,
@@ -270,7 +262,7 @@ async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[
       account_id: rows[n]!.account_id,
       order_id: rows[n]!.id,
       action: 'created',
-      data: { channel: orders[i]!.row.channel, total_cents: orders[i]!.row.total_cents, ...orders[i]!.note },
+      data: createdLogData(orders[i]!),
       created_at: now,
     }));
     const taken = new Map<number, number>();
@@ -360,6 +352,24 @@ async function insertOrders(trx: Db, values: Array<Insertable<OrdersTable>>): Pr
   return inserted.rows;
 }
 
+/** The order row to insert: the prepared row with its generated ref and secrets. */
+function withGeneratedKeys(o: PreparedOrder): Insertable<OrdersTable> {
+  return { ...o.row, ref: randomRef(), access_secret: randomSecret(), qr_token: randomSecret() };
+}
+
+/** What an order's "created" log entry records. */
+function createdLogData(o: PreparedOrder): Record<string, unknown> {
+  return { channel: o.row.channel, total_cents: o.row.total_cents, ...o.note };
+}
+
+/** The inserted orders in the order of the rows they were made from (RETURNING does not promise it), by ref. */
+function inValuesOrder(values: Array<{ ref?: unknown }>, inserted: OrderRow[]): OrderRow[] {
+  const byRef = new Map(inserted.map((o) => [o.ref, o]));
+  const rows = values.map((v) => byRef.get(v.ref as string));
+  if (rows.some((r) => !r)) throw new Error('order insert did not return every row');
+  return rows as OrderRow[];
+}
+
 /** the order's columns that hold JSON, kept by the prepared row as JSON text */
 const JSON_COLUMNS = new Set(['answers', 'item_answers']);
 
@@ -411,16 +421,14 @@ function sharedInventory(orders: PreparedOrder[]): { inventoryId: number; quanti
 async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise<OrderRow[] | null> {
   const shared = sharedInventory(orders);
   if (!shared) return null;
-  const rows = orders.map((o) =>
-    withJsonColumns({ ...o.row, ref: randomRef(), access_secret: randomSecret(), qr_token: randomSecret() }),
-  );
+  const rows = orders.map((o) => withJsonColumns(withGeneratedKeys(o)));
   const lines = orders.flatMap((o, n) => o.lines.map((l, position) => ({ ...l, position, order_ref: rows[n]!.ref })));
   if (!sameColumns(rows) || !sameColumns(lines)) return null;
   const columns = Object.keys(rows[0]!);
   const lineColumns = Object.keys(lines[0]!).filter((c) => c !== 'order_ref');
   const log = orders.map((o, n) => ({
     order_ref: rows[n]!.ref,
-    data: { channel: o.row.channel, total_cents: o.row.total_cents, ...o.note },
+    data: createdLogData(o),
     at: o.now,
   }));
   const list = (names: string[], prefix: string) => sql.join(names.map((c) => sql.ref(`${prefix}.${c}`)));
@@ -445,11 +453,7 @@ async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise<OrderR
       select o.account_id, o.id, 'created', e->'data', (e->>'at')::timestamptz
       from jsonb_array_elements(${JSON.stringify(log)}::jsonb) e join o on o.ref = e->>'order_ref')
     select * from o`.execute(db);
-  if (result.rows.length === 0) return null;
-  const byRef = new Map(result.rows.map((r) => [r.ref, r]));
-  const written = rows.map((r) => byRef.get(r.ref as string));
-  if (written.some((r) => !r)) throw new Error('order insert did not return every row');
-  return written as OrderRow[];
+  return result.rows.length ? inValuesOrder(rows, result.rows) : null;
 }
 
 async function lockInventory(trx: Db, ids: number[]): Promise<Stock> {
