@@ -280,6 +280,10 @@ async function build(opts: Options, parts: Parts): Promise<Cluster> {
       '  timeout connect 2s',
       '  timeout client 30s',
       '  timeout server 30s',
+      // a check may take this long before it counts as failed: with no setting HAProxy allows
+      // `inter` (300 ms), which a loaded instance on two cores can miss, and three instances
+      // marked down at once answer 503 for all of them
+      '  timeout check 2s',
       '  retries 3',
       '  option redispatch',
       // the client's address for rate limits and logs (admit: ADMIT_TRUST_PROXY=1)
@@ -293,7 +297,7 @@ async function build(opts: Options, parts: Parts): Promise<Cluster> {
       '  http-reuse safe',
       // only a request that never reached an instance is sent again: an order POST is not idempotent
       '  retry-on conn-failure',
-      ...appPorts.map((p, i) => `  server a${i} 127.0.0.1:${p} check inter 300ms fall 1 rise 2`),
+      ...appPorts.map((p, i) => `  server a${i} 127.0.0.1:${p} check inter 300ms fall 2 rise 2`),
     ].join('\n') + '\n',
   );
   const haproxy = spawn(which('haproxy')!, ['-f', cfg, '-db'], { stdio: 'ignore' });
