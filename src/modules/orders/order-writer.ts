@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
+import { PREPARE } from '../../platform/db/callback-pool.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { isRetryableConflict, isUniqueViolation } from '../../platform/db/pg-errors.ts';
 import type { OrdersTable } from '../../platform/db/schema.ts';
@@ -432,7 +433,7 @@ async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise<OrderR
     at: o.now,
   }));
   const list = (names: string[], prefix: string) => sql.join(names.map((c) => sql.ref(`${prefix}.${c}`)));
-  const result = await sql<OrderRow>`
+  const result = await sql<OrderRow>`${sql.raw(PREPARE)}
     with taken as (
       update inventory i set taken = i.taken + ${shared.quantity}::int
       where i.id = ${shared.inventoryId}::bigint and i.capacity - i.taken >= ${shared.quantity}::int

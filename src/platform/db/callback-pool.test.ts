@@ -1,6 +1,8 @@
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../../test/db.ts';
+import { CallbackQueryPool, PREPARE } from './callback-pool.ts';
 import { openDatabase } from './database.ts';
 
 // Kysely over pg with each query in pg's callback form (PostgreSQL only; PGlite has its own pool)
@@ -32,6 +34,37 @@ describe.skipIf(!process.env.DATABASE_URL)('the callback-form pg pool', () => {
       expect(ids.map((r) => r.id)).toEqual([1, 2]);
     } finally {
       await d.close();
+      await testDb.drop();
+    }
+  });
+
+  it('prepares a marked statement once per connection, and runs it unnamed once the server refuses the name', async () => {
+    const testDb = await createTestDatabase();
+    const pool = new CallbackQueryPool(new pg.Pool({ connectionString: testDb.url, max: 1 }));
+    const db = new Kysely<never>({ dialect: new PostgresDialect({ pool: pool as never }) });
+    const prepared = async () =>
+      (await sql<{ name: string }>`select name from pg_prepared_statements`.execute(db)).rows.map((r) => r.name);
+    const marked = (n: number) => sql<{ n: number }>`${sql.raw(PREPARE)}select ${n}::int + 1 as n`.execute(db);
+    try {
+      expect((await marked(1)).rows).toEqual([{ n: 2 }]);
+      expect((await marked(41)).rows).toEqual([{ n: 42 }]);
+      // unmarked statements stay unnamed; the marked one is held under one name
+      await sql`select ${1}::int as n`.execute(db);
+      const names = await prepared();
+      expect(names).toHaveLength(1);
+      expect(names[0]).toMatch(/^admit_[0-9a-f]{32}$/);
+      expect(pool.preparing).toBe(true);
+      // the statement disappears behind the client's back (a pooler's other server connection
+      // looks like this to it): the next execution is refused with 26000 and runs again unnamed
+      await sql.raw(`deallocate ${names[0]}`).execute(db);
+      expect((await marked(9)).rows).toEqual([{ n: 10 }]);
+      expect(pool.preparing).toBe(false);
+      expect((await marked(10)).rows).toEqual([{ n: 11 }]);
+      expect(await prepared()).toEqual([]);
+      // a real error of a marked statement is still the caller's
+      await expect(sql`${sql.raw(PREPARE)}select 1 / ${0}::int`.execute(db)).rejects.toMatchObject({ code: '22012' });
+    } finally {
+      await db.destroy();
       await testDb.drop();
     }
   });
