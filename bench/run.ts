@@ -193,58 +193,92 @@ async function main(): Promise<void> {
       await setupBaselineTables(url, 50_000_000);
       const usePgbench = await pgbenchAvailable();
       const clients = process.env.BENCH_CLIENTS?.split(',').map(Number) ?? (quick ? [64] : [16, 64, 256]);
-      for (const n of clients) {
-        await settle(url);
-        const before = Number(
-          (await q<{ n: string }>('select count(*) n from orders where event_id = $1', [flash.eventId]))[0]!.n,
+      // (c), at 16 clients and fewer: the floor HTTP and the load process set, a bare Fastify
+      // route that parses the same request and answers a real order's JSON from memory
+      const bport = clients.some((n) => n <= 16) ? await freePort() : 0;
+      let bare: ReturnType<typeof startProcess> | null = null;
+      if (bport) {
+        const orderJson = await (await fetch(`${base}/api/v1/events/flash/orders`, { method: 'POST', headers, body })).text();
+        bare = startProcess(
+          ['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts'), String(bport), '{}', '{}', '', orderJson],
+          {},
         );
-        const load = await autocannon({
-          url: `${base}/api/v1/events/flash/orders`,
-          connections: n,
-          duration: DURATION,
-          method: 'POST',
-          body,
-          headers,
-        });
-        const after = Number(
-          (await q<{ n: string }>('select count(*) n from orders where event_id = $1', [flash.eventId]))[0]!.n,
-        );
-        const [inv] = await q<{ taken: number; capacity: number; lines: string }>(
-          `select i.taken, i.capacity, (select coalesce(sum(quantity),0) from order_lines l join orders o on o.id = l.order_id where l.inventory_id = i.id and o.status in ('pending','paid')) lines
-           from inventory i join ticket_types t on t.inventory_id = i.id where t.id = $1`,
-          [flash.typeId],
-        );
-        const oversell = Math.max(0, inv!.taken - inv!.capacity) + Math.abs(inv!.taken - Number(inv!.lines));
-        const created = after - before;
-        const errors = Object.entries(load.statuses)
-          .filter(([s]) => s !== '201')
-          .reduce((s, [, c]) => s + c, 0);
-        // the baselines: pgbench (PostgreSQL's C client) when installed, else the same through pg
-        const baseline = async (kind: 'a' | 'b') => {
+        await waitFor(`http://127.0.0.1:${bport}/healthz`);
+      }
+      try {
+        for (const n of clients) {
           await settle(url);
-          if (!usePgbench) return { ...(await runBaseline(url, kind, n, DURATION)), by: 'pg', connections: Math.min(n, 70) };
-          return { ...(await runPgbench(url, kind, n, DURATION)), by: 'pgbench' };
-        };
-        const a = await baseline('a');
-        const b = await baseline('b');
-        const by = `${a.by}${a.connections !== n ? `, ${a.connections} connections` : ''}`;
-        const note = `p50 ${fmt(load.p50)} ms, p99 ${fmt(load.p99)} ms; created ${created}, non-201 ${errors}, oversell ${oversell}`;
-        add({
-          scenario: `flash sale, ${n} clients`,
-          figure: 'orders/s',
-          admit: created / DURATION,
-          baseline: a.perSecond,
-          baselineName: `(a) locked txn (${by})`,
-          note: `${note}; baseline p50 ${fmt(a.p50, 1)} ms, p99 ${fmt(a.p99, 1)} ms`,
-        });
-        add({
-          scenario: `flash sale, ${n} clients`,
-          figure: 'orders/s',
-          admit: created / DURATION,
-          baseline: b.perSecond,
-          baselineName: `(b) guarded stmt (${by})`,
-          note: `baseline p50 ${fmt(b.p50, 1)} ms, p99 ${fmt(b.p99, 1)} ms`,
-        });
+          const before = Number(
+            (await q<{ n: string }>('select count(*) n from orders where event_id = $1', [flash.eventId]))[0]!.n,
+          );
+          const load = await autocannon({
+            url: `${base}/api/v1/events/flash/orders`,
+            connections: n,
+            duration: DURATION,
+            method: 'POST',
+            body,
+            headers,
+          });
+          const after = Number(
+            (await q<{ n: string }>('select count(*) n from orders where event_id = $1', [flash.eventId]))[0]!.n,
+          );
+          const [inv] = await q<{ taken: number; capacity: number; lines: string }>(
+            `select i.taken, i.capacity, (select coalesce(sum(quantity),0) from order_lines l join orders o on o.id = l.order_id where l.inventory_id = i.id and o.status in ('pending','paid')) lines
+           from inventory i join ticket_types t on t.inventory_id = i.id where t.id = $1`,
+            [flash.typeId],
+          );
+          const oversell = Math.max(0, inv!.taken - inv!.capacity) + Math.abs(inv!.taken - Number(inv!.lines));
+          const created = after - before;
+          const errors = Object.entries(load.statuses)
+            .filter(([s]) => s !== '201')
+            .reduce((s, [, c]) => s + c, 0);
+          // the baselines: pgbench (PostgreSQL's C client) when installed, else the same through pg
+          const baseline = async (kind: 'a' | 'b') => {
+            await settle(url);
+            if (!usePgbench) return { ...(await runBaseline(url, kind, n, DURATION)), by: 'pg', connections: Math.min(n, 70) };
+            return { ...(await runPgbench(url, kind, n, DURATION)), by: 'pgbench' };
+          };
+          const a = await baseline('a');
+          const b = await baseline('b');
+          const by = `${a.by}${a.connections !== n ? `, ${a.connections} connections` : ''}`;
+          const note = `p50 ${fmt(load.p50)} ms, p99 ${fmt(load.p99)} ms; created ${created}, non-201 ${errors}, oversell ${oversell}`;
+          add({
+            scenario: `flash sale, ${n} clients`,
+            figure: 'orders/s',
+            admit: created / DURATION,
+            baseline: a.perSecond,
+            baselineName: `(a) locked txn (${by})`,
+            note: `${note}; baseline p50 ${fmt(a.p50, 1)} ms, p99 ${fmt(a.p99, 1)} ms`,
+          });
+          add({
+            scenario: `flash sale, ${n} clients`,
+            figure: 'orders/s',
+            admit: created / DURATION,
+            baseline: b.perSecond,
+            baselineName: `(b) guarded stmt (${by})`,
+            note: `baseline p50 ${fmt(b.p50, 1)} ms, p99 ${fmt(b.p99, 1)} ms`,
+          });
+          if (bare && n <= 16) {
+            const floor = await autocannon({
+              url: `http://127.0.0.1:${bport}/order`,
+              connections: n,
+              duration: DURATION,
+              method: 'POST',
+              body,
+              headers,
+            });
+            add({
+              scenario: `flash sale, ${n} clients`,
+              figure: 'orders/s',
+              admit: created / DURATION,
+              baseline: floor.perSecond,
+              baselineName: '(c) bare Fastify, no database',
+              note: `the same load process; baseline p50 ${fmt(floor.p50, 1)} ms, p99 ${fmt(floor.p99, 1)} ms`,
+            });
+          }
+        }
+      } finally {
+        if (bare) await stopProcess(bare);
       }
     }
 
