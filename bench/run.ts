@@ -242,22 +242,18 @@ async function main(): Promise<void> {
           const b = await baseline('b');
           const by = `${a.by}${a.connections !== n ? `, ${a.connections} connections` : ''}`;
           const note = `p50 ${fmt(load.p50)} ms, p99 ${fmt(load.p99)} ms; created ${created}, non-201 ${errors}, oversell ${oversell}`;
-          add({
-            scenario: `flash sale, ${n} clients`,
-            figure: 'orders/s',
-            admit: created / DURATION,
-            baseline: a.perSecond,
-            baselineName: `(a) locked txn (${by})`,
-            note: `${note}; baseline p50 ${fmt(a.p50, 1)} ms, p99 ${fmt(a.p99, 1)} ms`,
-          });
-          add({
-            scenario: `flash sale, ${n} clients`,
-            figure: 'orders/s',
-            admit: created / DURATION,
-            baseline: b.perSecond,
-            baselineName: `(b) guarded stmt (${by})`,
-            note: `baseline p50 ${fmt(b.p50, 1)} ms, p99 ${fmt(b.p99, 1)} ms`,
-          });
+          // one row per baseline: this client count's orders/s against it
+          const against = (baselineName: string, base: { perSecond: number; p50: number; p99: number }, prefix: string) =>
+            add({
+              scenario: `flash sale, ${n} clients`,
+              figure: 'orders/s',
+              admit: created / DURATION,
+              baseline: base.perSecond,
+              baselineName,
+              note: `${prefix}baseline p50 ${fmt(base.p50, 1)} ms, p99 ${fmt(base.p99, 1)} ms`,
+            });
+          against(`(a) locked txn (${by})`, a, `${note}; `);
+          against(`(b) guarded stmt (${by})`, b, '');
           if (bare && n <= 16) {
             const floor = await autocannon({
               url: `http://127.0.0.1:${bport}/order`,
@@ -267,14 +263,7 @@ async function main(): Promise<void> {
               body,
               headers,
             });
-            add({
-              scenario: `flash sale, ${n} clients`,
-              figure: 'orders/s',
-              admit: created / DURATION,
-              baseline: floor.perSecond,
-              baselineName: '(c) bare Fastify, no database',
-              note: `the same load process; baseline p50 ${fmt(floor.p50, 1)} ms, p99 ${fmt(floor.p99, 1)} ms`,
-            });
+            against('(c) bare Fastify, no database', floor, 'the same load process; ');
           }
         }
       } finally {
