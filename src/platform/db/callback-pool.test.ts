@@ -40,7 +40,12 @@ describe.skipIf(!process.env.DATABASE_URL)('the callback-form pg pool', () => {
 
   it('prepares a marked statement once per connection, and runs it unnamed once the server refuses the name', async () => {
     const testDb = await createTestDatabase();
-    const pool = new CallbackQueryPool(new pg.Pool({ connectionString: testDb.url ?? undefined, max: 1 }));
+    const raw = new pg.Pool({ connectionString: testDb.url ?? undefined, max: 1 });
+    // as openDatabase does: dropping the test database ends its connections, which must not
+    // surface as an unhandled error of a client still closing
+    raw.on('error', () => undefined);
+    raw.on('connect', (client) => client.on('error', () => undefined));
+    const pool = new CallbackQueryPool(raw);
     const db = new Kysely<never>({ dialect: new PostgresDialect({ pool: pool as never }) });
     const prepared = async () =>
       (await sql<{ name: string }>`select name from pg_prepared_statements`.execute(db)).rows.map((r) => r.name);
