@@ -21,6 +21,21 @@ export interface Availability {
   remaining: number;
 }
 
+/**
+ * The availability read as a query: capacity, taken, and the units of the row's holds that ran
+ * out. Those are found from the row's event's lapsed holds (orders_event_live_holds), each one's
+ * lines by order; `offset 0` keeps PostgreSQL from turning the lateral read into a join that
+ * starts from order_lines, which has no index on inventory_id (a scan of every line).
+ */
+export function availabilityQuery(accountId: number, inventoryIds: number[], now: Date) {
+  return sql<{ id: number; capacity: number; taken: number; expired: number }>`
+    select i.id, i.capacity, i.taken,
+      coalesce((select sum(l.quantity) from orders o
+        cross join lateral (select l.quantity from order_lines l where l.order_id = o.id and l.inventory_id = i.id offset 0) l
+        where o.event_id = i.event_id and o.status = 'pending' and coalesce(o.expires_at, 'infinity') <= ${now}), 0)::int as expired
+    from inventory i where i.account_id = ${accountId} and i.id in (${sql.join(inventoryIds)})`;
+}
+
 /** The availability read: capacity less what is taken, not counting holds that have expired. */
 export async function readAvailability(
   db: Db,
@@ -29,11 +44,7 @@ export async function readAvailability(
   now: Date,
 ): Promise<Map<number, Availability>> {
   if (inventoryIds.length === 0) return new Map();
-  const rows = await sql<{ id: number; capacity: number; taken: number; expired: number }>`
-    select i.id, i.capacity, i.taken,
-      coalesce((select sum(l.quantity) from order_lines l join orders o on o.id = l.order_id
-        where l.inventory_id = i.id and o.status = 'pending' and o.expires_at <= ${now}), 0)::int as expired
-    from inventory i where i.account_id = ${accountId} and i.id in (${sql.join(inventoryIds)})`.execute(db);
+  const rows = await availabilityQuery(accountId, inventoryIds, now).execute(db);
   return new Map(
     rows.rows.map((r) => [
       r.id,
@@ -81,31 +92,60 @@ export async function releaseStock(trx: Db, orderIds: number[]): Promise<void> {
 }
 
 /**
+ * The pending orders whose hold has run out, oldest first, locked (SKIP LOCKED). Narrowed to one
+ * inventory row, the search stays inside that row's event: it walks the event's live holds
+ * (orders_event_live_holds) and looks up each one's lines by order, so the lapsed holds of other
+ * events, however many, cost nothing (order_lines has no index on inventory_id; without the event
+ * the planner joined every lapsed hold's lines, a scan of all order lines per refused batch).
+ */
+export function lapsedHolds(trx: Db, now: Date, opts: { inventoryId?: number; limit?: number } = {}) {
+  const limit = opts.limit ?? 500;
+  const inv = opts.inventoryId;
+  if (inv === undefined) {
+    return trx
+      .selectFrom('orders as o')
+      .select(['o.id', 'o.account_id', 'o.expires_at'])
+      .where('o.status', '=', 'pending')
+      .where('o.expires_at', '<=', now)
+      .orderBy('o.expires_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+  }
+  // The event's lapsed holds (orders_event_live_holds), each checked for a line on the row by
+  // order_lines_order. `offset 0` keeps EXISTS a per-order check: without it PostgreSQL may
+  // turn it into a join that starts from order_lines, a scan of every line, whenever its
+  // statistics make this row's lines look rare.
+  return trx
+    .selectFrom('orders as o')
+    .select(['o.id', 'o.account_id', 'o.expires_at'])
+    .where('o.event_id', '=', (eb) => eb.selectFrom('inventory').select('inventory.event_id').where('inventory.id', '=', inv))
+    .where('o.status', '=', 'pending')
+    .where(sql<Date>`coalesce(o.expires_at, 'infinity')`, '<=', now)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('order_lines as l')
+          .select('l.id')
+          .whereRef('l.order_id', '=', 'o.id')
+          .where('l.inventory_id', '=', inv)
+          .offset(0),
+      ),
+    )
+    .orderBy('o.expires_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+}
+
+/**
  * Cancels pending orders whose hold has run out, releasing their stock. Rows another
  * transaction is already working on are skipped (SKIP LOCKED), so any number of instances
  * can run this at once. `inventoryId` narrows it to holds on one row (the order path uses this
  * before it gives up on a sold-out row).
  */
 export async function expireHolds(trx: Db, now: Date, opts: { inventoryId?: number; limit?: number } = {}): Promise<number[]> {
-  let q = trx
-    .selectFrom('orders as o')
-    .select(['o.id', 'o.account_id', 'o.expires_at'])
-    .where('o.status', '=', 'pending')
-    .where('o.expires_at', '<=', now);
-  if (opts.inventoryId !== undefined) {
-    const inv = opts.inventoryId;
-    q = q.where((eb) =>
-      eb.exists(
-        eb.selectFrom('order_lines as l').select('l.id').whereRef('l.order_id', '=', 'o.id').where('l.inventory_id', '=', inv),
-      ),
-    );
-  }
-  const expired = await q
-    .orderBy('o.expires_at')
-    .limit(opts.limit ?? 500)
-    .forUpdate()
-    .skipLocked()
-    .execute();
+  const expired = await lapsedHolds(trx, now, opts).execute();
   if (expired.length === 0) return [];
   const ids = expired.map((o) => o.id);
   await trx
