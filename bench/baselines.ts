@@ -109,13 +109,13 @@ insert into bl_orders (stock_id, email, total_cents) select id, 'b@example.org',
  */
 export async function runPgbench(
   url: string,
-  kind: 'a' | 'b',
+  kind: 'a' | 'b' | { script: string },
   clients: number,
   seconds: number,
 ): Promise<{ perSecond: number; p50: number; p99: number; connections: number }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'admit-pgbench-'));
-  const script = path.join(dir, `${kind}.sql`);
-  fs.writeFileSync(script, PGBENCH_SCRIPTS[kind]);
+  const script = path.join(dir, 'script.sql');
+  fs.writeFileSync(script, typeof kind === 'string' ? PGBENCH_SCRIPTS[kind] : kind.script);
   const connections = Math.min(clients, 70);
   try {
     const out = await new Promise<string>((resolve, reject) =>
@@ -155,6 +155,60 @@ export async function runPgbench(
     return { perSecond: tps, p50: percentile(latencies, 50), p99: percentile(latencies, 99), connections };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * (d): the database's part of one admit order, as pgbench runs it: one statement that takes the
+ * unit from the event's inventory row under its guard and writes a real order in admit's own
+ * tables (every column, index, foreign key and counter trigger an order pays for), its line and
+ * its log entry, copied from a template order of the same event with new ref and secrets. What
+ * a single order costs PostgreSQL before HTTP, validation and pricing: the ceiling of any design
+ * that writes what admit writes, one order per transaction.
+ */
+export async function orderStatementScript(url: string, templateOrderId: number): Promise<string> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const columns = async (table: string, skip: string[]) =>
+      (
+        await c.query<{ column_name: string }>(
+          `select column_name from information_schema.columns
+           where table_schema = 'public' and table_name = $1 and is_generated = 'NEVER' and identity_generation is null
+           order by ordinal_position`,
+          [table],
+        )
+      ).rows
+        .map((r) => r.column_name)
+        .filter((n) => !skip.includes(n));
+    const orderCols = await columns('orders', ['ref', 'access_secret', 'qr_token', 'created_at']);
+    const lineCols = await columns('order_lines', ['account_id', 'order_id', 'event_id']);
+    const q = (names: string[], prefix: string) => names.map((n) => `${prefix}"${n}"`).join(', ');
+    const [line] = (
+      await c.query<{ inventory_id: string; quantity: number }>(
+        'select inventory_id, quantity from order_lines where order_id = $1 and inventory_id is not null',
+        [templateOrderId],
+      )
+    ).rows;
+    if (!line) throw new Error(`order ${templateOrderId} has no line with stock`);
+    return `with taken as (
+  update inventory set taken = taken + ${line.quantity} where id = ${line.inventory_id} and capacity - taken >= ${line.quantity} returning id),
+o as (
+  insert into orders (${q(orderCols, '')}, ref, access_secret, qr_token, created_at)
+  select ${q(orderCols, 't.')}, 'PGB-' || md5(random()::text), md5(random()::text) || md5(random()::text),
+    md5(random()::text) || md5(random()::text), now()
+  from orders t where t.id = ${templateOrderId} and exists (select from taken)
+  returning id, account_id, event_id, created_at),
+l as (
+  insert into order_lines (account_id, order_id, event_id, ${q(lineCols, '')})
+  select o.account_id, o.id, o.event_id, ${q(lineCols, 't.')} from o, order_lines t where t.order_id = ${templateOrderId}),
+g as (
+  insert into order_log (account_id, order_id, action, data, created_at)
+  select o.account_id, o.id, 'created', t.data, o.created_at from o, order_log t where t.order_id = ${templateOrderId} and t.action = 'created')
+select * from o;
+`;
+  } finally {
+    await c.end();
   }
 }
 

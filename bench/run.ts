@@ -9,7 +9,7 @@ import { createLogger } from '../src/platform/logger.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { importAccount } from '../src/modules/import/import.service.ts';
-import { pgbenchAvailable, runBaseline, runPgbench, settle, setupBaselineTables } from './baselines.ts';
+import { orderStatementScript, pgbenchAvailable, runBaseline, runPgbench, settle, setupBaselineTables } from './baselines.ts';
 import { seedOrders } from './seed.ts';
 import {
   adminQuery,
@@ -197,6 +197,12 @@ async function main(): Promise<void> {
       // route that parses the same request and answers a real order's JSON from memory
       const bport = clients.some((n) => n <= 16) ? await freePort() : 0;
       let bare: ReturnType<typeof startProcess> | null = null;
+      // (d), with pgbench: one order's own statement, copied from an order of this sale made here
+      await fetch(`${base}/api/v1/events/flash/orders`, { method: 'POST', headers, body });
+      const [templateRow] = await q<{ id: number }>('select id from orders where event_id = $1 order by id desc limit 1', [
+        flash.eventId,
+      ]);
+      const orderScript = usePgbench ? await orderStatementScript(url, templateRow!.id) : null;
       if (bport) {
         const orderJson = await (await fetch(`${base}/api/v1/events/flash/orders`, { method: 'POST', headers, body })).text();
         bare = startProcess(
@@ -254,6 +260,11 @@ async function main(): Promise<void> {
             });
           against(`(a) locked txn (${by})`, a, `${note}; `);
           against(`(b) guarded stmt (${by})`, b, '');
+          if (orderScript) {
+            await settle(url);
+            const d = await runPgbench(url, { script: orderScript }, n, DURATION);
+            against(`(d) one order's statement (pgbench${d.connections !== n ? `, ${d.connections} connections` : ''})`, d, '');
+          }
           if (bare && n <= 16) {
             const floor = await autocannon({
               url: `http://127.0.0.1:${bport}/order`,
