@@ -78,6 +78,10 @@ export interface LoadResult {
   p50: number;
   p99: number;
   statuses: Record<string, number>;
+  /** slowest answer, ms */
+  max: number;
+  /** per status: ms from the start to its first and its last answer */
+  span: Record<string, [number, number]>;
   /** wall time from the first request to the last answer, measured by the load process */
   elapsedSeconds: number;
   /** CPU seconds the load generator used */

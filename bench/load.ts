@@ -17,6 +17,8 @@ const statuses: Record<string, number> = {};
 // tick, so a 1.4 s sell-out reported 2.0 s
 const started = performance.now();
 let lastAnswer = started;
+// when each status was first and last answered (ms from the start): where a fixed amount's time went
+const span: Record<string, [number, number]> = {};
 const instance = autocannon(
   {
     url: opts.url,
@@ -42,7 +44,9 @@ const instance = autocannon(
         elapsedSeconds: (lastAnswer - started) / 1000,
         p50: result.latency.p50,
         p99: result.latency.p99,
+        max: result.latency.max,
         statuses,
+        span,
         // this process's CPU time (s): what generating the load cost
         cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
       }),
@@ -52,4 +56,7 @@ const instance = autocannon(
 instance.on('response', (_client, statusCode) => {
   statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
   lastAnswer = performance.now();
+  const at = Math.round(lastAnswer - started);
+  const s = (span[statusCode] ??= [at, at]);
+  s[1] = at;
 });

@@ -55,6 +55,8 @@ interface Row {
   note?: string;
 }
 const rows: Row[] = [];
+/** "0.12-0.80 s": when a status was first and last answered */
+const spanOf = (s: [number, number] | undefined) => (s ? `${fmt(s[0] / 1000, 2)}-${fmt(s[1] / 1000, 2)} s` : 'none');
 const add = (r: Omit<Row, 'ratio'>) => rows.push({ ...r, ratio: r.baseline ? r.admit / r.baseline : 0 });
 
 const event = (slug: string, capacity: number, extra: object = {}) => ({
@@ -551,7 +553,7 @@ async function main(): Promise<void> {
         admit: seconds,
         baseline: bSeconds,
         baselineName: '(b) guarded stmt',
-        note: `sold ${sold} (must be 1000); 201: ${load.statuses['201'] ?? 0}, 409: ${load.statuses['409'] ?? 0}`,
+        note: `sold ${sold} (must be 1000); 201: ${load.statuses['201'] ?? 0}, 409: ${load.statuses['409'] ?? 0}; sales answered ${spanOf(load.span['201'])}, refusals ${spanOf(load.span['409'])}, slowest answer ${fmt(load.max)} ms`,
       });
     }
 
