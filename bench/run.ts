@@ -199,14 +199,13 @@ async function main(): Promise<void> {
       // route that parses the same request and answers a real order's JSON from memory
       const bport = clients.some((n) => n <= 16) ? await freePort() : 0;
       let bare: ReturnType<typeof startProcess> | null = null;
-      // (d), with pgbench: one order's own statement, copied from an order of this sale made here
-      await fetch(`${base}/api/v1/events/flash/orders`, { method: 'POST', headers, body });
-      const [templateRow] = await q<{ id: number }>('select id from orders where event_id = $1 order by id desc limit 1', [
+      // one order of this sale: (c) answers its JSON, (d) copies it in pgbench
+      const orderJson = await (await fetch(`${base}/api/v1/events/flash/orders`, { method: 'POST', headers, body })).text();
+      const [template] = await q<{ id: number }>('select id from orders where event_id = $1 order by id desc limit 1', [
         flash.eventId,
       ]);
-      const orderScript = usePgbench ? await orderStatementScript(url, templateRow!.id) : null;
+      const orderScript = usePgbench ? await orderStatementScript(url, template!.id) : null;
       if (bport) {
-        const orderJson = await (await fetch(`${base}/api/v1/events/flash/orders`, { method: 'POST', headers, body })).text();
         bare = startProcess(
           ['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts'), String(bport), '{}', '{}', '', orderJson],
           {},

@@ -71,20 +71,21 @@ function rowsRead(plan: Record<string, unknown>): number {
 
 describe('lapsed holds on one inventory row', () => {
   it("finds the row's lapsed hold without reading another event's lapsed holds, and releases only it", async () => {
-    // the far event: a sale's worth of holds, 200 orders per batch, all run out together
-    const farIds: number[] = [];
-    for (let n = 0; n < FAR_HOLDS; n += 200) {
-      const prepared = [];
-      for (let i = 0; i < 200; i++) prepared.push(await prepareOrder(t.ctx, input('far', 1)));
-      for (const o of await writeBatch(t.ctx, prepared)) farIds.push(created(o));
-    }
+    // the far event: a sale's worth of holds, 200 orders per batch
+    const holdFar = async (holdMs: number) => {
+      const ids: number[] = [];
+      for (let n = 0; n < FAR_HOLDS; n += 200) {
+        const prepared = [];
+        for (let i = 0; i < 200; i++) prepared.push(await prepareOrder(t.ctx, input('far', 1, holdMs)));
+        for (const o of await writeBatch(t.ctx, prepared)) ids.push(created(o));
+      }
+      return ids;
+    };
+    // those that all run out together
+    const farIds = await holdFar(60_000);
     // and as many that are still live, ending a day later (the API's hold): pending orders of
     // other events in hold-end order are no way to find this row's lapsed ones
-    for (let n = 0; n < FAR_HOLDS; n += 200) {
-      const prepared = [];
-      for (let i = 0; i < 200; i++) prepared.push(await prepareOrder(t.ctx, input('far', 1, 86_400_000)));
-      await writeBatch(t.ctx, prepared);
-    }
+    await holdFar(86_400_000);
     const nearId = created((await writeBatch(t.ctx, [await prepareOrder(t.ctx, input('near', 1))]))[0]);
     t.clock.advance(120_000);
     await sql`analyze orders; analyze order_lines`.execute(t.ctx.db);

@@ -93,49 +93,42 @@ export async function releaseStock(trx: Db, orderIds: number[]): Promise<void> {
 
 /**
  * The pending orders whose hold has run out, oldest first, locked (SKIP LOCKED). Narrowed to one
- * inventory row, the search stays inside that row's event: it walks the event's live holds
- * (orders_event_live_holds) and looks up each one's lines by order, so the lapsed holds of other
- * events, however many, cost nothing (order_lines has no index on inventory_id; without the event
- * the planner joined every lapsed hold's lines, a scan of all order lines per refused batch).
+ * inventory row, the search stays inside that row's event: one range of its live holds
+ * (orders_event_live_holds), each checked for a line on the row by order_lines_order, so the
+ * lapsed holds of other events, however many, cost nothing (order_lines has no index on
+ * inventory_id). `offset 0` keeps that check per order: without it PostgreSQL may turn it into a
+ * join that starts from order_lines, a scan of every line, whenever its statistics make this
+ * row's lines look rare. The order is the index's own expression: by expires_at, the planner may
+ * walk orders_pending_expiry, every pending order of every event, to avoid a sort (136 ms on the
+ * bench's database after its flash sales, 0.2 ms this way).
  */
 export function lapsedHolds(trx: Db, now: Date, opts: { inventoryId?: number; limit?: number } = {}) {
-  const limit = opts.limit ?? 500;
   const inv = opts.inventoryId;
-  if (inv === undefined) {
-    return trx
-      .selectFrom('orders as o')
-      .select(['o.id', 'o.account_id', 'o.expires_at'])
-      .where('o.status', '=', 'pending')
-      .where('o.expires_at', '<=', now)
-      .orderBy('o.expires_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked();
-  }
-  // The event's lapsed holds (orders_event_live_holds), each checked for a line on the row by
-  // order_lines_order. `offset 0` keeps EXISTS a per-order check: without it PostgreSQL may
-  // turn it into a join that starts from order_lines, a scan of every line, whenever its
-  // statistics make this row's lines look rare. Ordered by the index's own expression: ordered
-  // by expires_at, the planner may walk orders_pending_expiry, every pending order of every event,
-  // to avoid a sort (136 ms on the bench's database after its flash sales, 0.2 ms this way).
-  return trx
+  const pending = trx
     .selectFrom('orders as o')
     .select(['o.id', 'o.account_id', 'o.expires_at'])
-    .where('o.event_id', '=', (eb) => eb.selectFrom('inventory').select('inventory.event_id').where('inventory.id', '=', inv))
-    .where('o.status', '=', 'pending')
-    .where(sql<Date>`coalesce(o.expires_at, 'infinity')`, '<=', now)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('order_lines as l')
-          .select('l.id')
-          .whereRef('l.order_id', '=', 'o.id')
-          .where('l.inventory_id', '=', inv)
-          .offset(0),
-      ),
-    )
-    .orderBy(sql`coalesce(o.expires_at, 'infinity')`)
-    .limit(limit)
+    .where('o.status', '=', 'pending');
+  const lapsed =
+    inv === undefined
+      ? pending.where('o.expires_at', '<=', now).orderBy('o.expires_at')
+      : pending
+          .where('o.event_id', '=', (eb) =>
+            eb.selectFrom('inventory').select('inventory.event_id').where('inventory.id', '=', inv),
+          )
+          .where(sql<Date>`coalesce(o.expires_at, 'infinity')`, '<=', now)
+          .where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('order_lines as l')
+                .select('l.id')
+                .whereRef('l.order_id', '=', 'o.id')
+                .where('l.inventory_id', '=', inv)
+                .offset(0),
+            ),
+          )
+          .orderBy(sql`coalesce(o.expires_at, 'infinity')`);
+  return lapsed
+    .limit(opts.limit ?? 500)
     .forUpdate()
     .skipLocked();
 }
