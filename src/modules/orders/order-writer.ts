@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Selectable } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
 import { PREPARE } from '../../platform/db/callback-pool.ts';
 import type { Db } from '../../platform/db/database.ts';
@@ -425,36 +425,51 @@ async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise<OrderR
   const rows = orders.map((o) => withJsonColumns(withGeneratedKeys(o)));
   const lines = orders.flatMap((o, n) => o.lines.map((l, position) => ({ ...l, position, order_ref: rows[n]!.ref })));
   if (!sameColumns(rows) || !sameColumns(lines)) return null;
-  const columns = Object.keys(rows[0]!);
-  const lineColumns = Object.keys(lines[0]!).filter((c) => c !== 'order_ref');
   const log = orders.map((o, n) => ({
     order_ref: rows[n]!.ref,
     data: createdLogData(o),
     at: o.now,
   }));
-  const list = (names: string[], prefix: string) => sql.join(names.map((c) => sql.ref(`${prefix}.${c}`)));
-  const result = await sql<OrderRow>`${sql.raw(PREPARE)}
+  const text = plainOrdersText(Object.keys(rows[0]!), Object.keys(lines[0]!));
+  const params = [shared.quantity, shared.inventoryId, JSON.stringify(rows), JSON.stringify(lines), JSON.stringify(log)];
+  const result = await db.executeQuery<OrderRow>(CompiledQuery.raw(text, params));
+  return result.rows.length ? inValuesOrder(rows, result.rows) : null;
+}
+
+/** writePlainOrders' statement text per shape of its rows, built once: the shapes are few (the orders' and lines' columns). */
+const plainOrdersTexts = new Map<string, string>();
+
+function plainOrdersText(columns: string[], lineKeys: string[]): string {
+  const shape = `${columns.join()}|${lineKeys.join()}`;
+  let text = plainOrdersTexts.get(shape);
+  if (text) return text;
+  const lineColumns = lineKeys.filter((c) => c !== 'order_ref');
+  const id = (c: string) => `"${c.replaceAll('"', '""')}"`;
+  const list = (names: string[], prefix: string) => names.map((c) => `${prefix}.${id(c)}`).join(', ');
+  // $1 the units taken, $2 the inventory row, $3 the orders, $4 their lines, $5 their log entries
+  text = `${PREPARE}
     with taken as (
-      update inventory i set taken = i.taken + ${shared.quantity}::int
-      where i.id = ${shared.inventoryId}::bigint and i.capacity - i.taken >= ${shared.quantity}::int
+      update inventory i set taken = i.taken + $1::int
+      where i.id = $2::bigint and i.capacity - i.taken >= $1::int
       returning i.id),
     o as (
-      insert into orders (${sql.join(columns.map((c) => sql.id(c)))})
-      select ${list(columns, 'r')} from jsonb_populate_recordset(null::orders, ${JSON.stringify(rows)}::jsonb) r
+      insert into orders (${columns.map(id).join(', ')})
+      select ${list(columns, 'r')} from jsonb_populate_recordset(null::orders, $3::jsonb) r
       where exists (select from taken)
       returning *),
     l as (
-      insert into order_lines (account_id, order_id, event_id, ${sql.join(lineColumns.map((c) => sql.id(c)))})
+      insert into order_lines (account_id, order_id, event_id, ${lineColumns.map(id).join(', ')})
       select o.account_id, o.id, o.event_id, ${list(lineColumns, 'x')}
-      from jsonb_array_elements(${JSON.stringify(lines)}::jsonb) e
+      from jsonb_array_elements($4::jsonb) e
       cross join lateral jsonb_populate_record(null::order_lines, e) x
       join o on o.ref = e->>'order_ref'),
     g as (
       insert into order_log (account_id, order_id, action, data, created_at)
       select o.account_id, o.id, 'created', e->'data', (e->>'at')::timestamptz
-      from jsonb_array_elements(${JSON.stringify(log)}::jsonb) e join o on o.ref = e->>'order_ref')
-    select * from o`.execute(db);
-  return result.rows.length ? inValuesOrder(rows, result.rows) : null;
+      from jsonb_array_elements($5::jsonb) e join o on o.ref = e->>'order_ref')
+    select * from o`;
+  if (plainOrdersTexts.size < 32) plainOrdersTexts.set(shape, text);
+  return text;
 }
 
 async function lockInventory(trx: Db, ids: number[]): Promise<Stock> {
