@@ -61,8 +61,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.decorate('ctx', ctx);
   app.decorate('draining', { active: false });
   // while draining, every response closes its connection: clients and balancers reconnect elsewhere
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (app.draining.active) reply.header('connection', 'close');
+    done(null, payload);
   });
   app.decorateRequest('principal', null);
   app.addSchema(errorSchema);

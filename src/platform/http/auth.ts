@@ -48,19 +48,19 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
 /**
  * Resolves the bearer token to its principal. Tokens are stored as SHA-256 hashes: the lookup
- * is by hash, then the stored hash is compared in constant time before it is trusted.
- */
-/**
- * Resolves the bearer token, reusing a lookup for `cacheMs` (a few seconds): every request of a
- * busy integration would otherwise pay a database round trip. A token deleted elsewhere keeps
- * working on this instance for at most that long.
+ * is by hash, then the stored hash is compared in constant time before it is trusted. A lookup
+ * is reused for `cacheMs` (a few seconds): every request of a busy integration would otherwise
+ * pay a database round trip. A token deleted elsewhere keeps working on this instance for at
+ * most that long.
  */
 export async function authenticate(db: Db, request: FastifyRequest, cacheMs = 0): Promise<Principal> {
   const header = request.headers.authorization;
   const m = typeof header === 'string' ? BEARER.exec(header.trim()) : null;
   if (!m) throw unauthorized();
-  const hash = hashToken(m[1]!);
-  return cacheOf<Principal>(db, 'tokens', cacheMs).get(hash, () => lookupToken(db, hash));
+  const token = m[1]!;
+  // keyed by the token itself, so a cached request skips the hash too (the cache lives in this
+  // process's memory only, as the request's own header does)
+  return cacheOf<Principal>(db, 'tokens', cacheMs).get(token, () => lookupToken(db, hashToken(token)));
 }
 
 async function lookupToken(db: Db, hash: string): Promise<Principal> {

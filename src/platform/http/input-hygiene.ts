@@ -91,13 +91,17 @@ function isForm(request: FastifyRequest): boolean {
 }
 
 export function inputHygiene(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    for (const [name, value] of Object.entries(request.headers)) {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const headers = request.headers;
+    for (const name in headers) {
+      const value = headers[name];
       const values = Array.isArray(value) ? value : [value];
       if (values.some((v) => typeof v === 'string' && v.includes('\0'))) {
-        throw new AppError('bad_request', 'bad_request', `The ${name} header contains a NUL character`);
+        done(new AppError('bad_request', 'bad_request', `The ${name} header contains a NUL character`));
+        return;
       }
     }
+    done();
   });
   app.addHook('preValidation', async (request) => {
     const body = request.body;

@@ -17,14 +17,15 @@ export const PAGE_CSP = [
 ].join('; ');
 
 export function securityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // a callback hook, not an async one: it runs on every response and has nothing to await
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
-    const type = String(reply.getHeader('content-type') ?? '');
-    if (type.startsWith('text/html')) {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('text/html')) {
       if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', PAGE_CSP);
       reply.header('x-frame-options', 'DENY');
     }
-    return payload;
+    done(null, payload);
   });
 }
