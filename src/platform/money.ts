@@ -22,8 +22,24 @@ export function applyBp(amount: number, bp: number): number {
  */
 export function lineTax(totalCents: number, rateBp: number, mode: 'inclusive' | 'exclusive'): number {
   if (rateBp === 0 || totalCents === 0) return 0;
-  const den = BigInt(mode === 'inclusive' ? 10000 + rateBp : 10000);
-  return Number(divRound(BigInt(totalCents) * BigInt(rateBp), den));
+  const den = mode === 'inclusive' ? 10000 + rateBp : 10000;
+  return divRoundSafe(totalCents * rateBp, den) ?? Number(divRound(BigInt(totalCents) * BigInt(rateBp), BigInt(den)));
+}
+
+/**
+ * divRound in plain numbers, for the common case where every intermediate is a safe integer
+ * (a line's tax: no BigInt allocated on the checkout's path); null when one might not be, or the
+ * inputs are not integers, and the caller takes the BigInt route. Exact: `%` of two safe integers
+ * is exact, and so is dividing their difference, a multiple of the divisor.
+ */
+export function divRoundSafe(num: number, den: number): number | null {
+  if (!Number.isSafeInteger(num) || !Number.isSafeInteger(den) || den <= 0) return null;
+  const a = Math.abs(num);
+  const x = a * 2 + den;
+  const y = den * 2;
+  if (!Number.isSafeInteger(x) || !Number.isSafeInteger(y)) return null;
+  const q = (x - (x % y)) / y;
+  return num < 0 && q !== 0 ? -q : q;
 }
 
 /**

@@ -60,10 +60,11 @@ export async function createOrderViaApi(
     ...(idempotencyKey !== undefined ? { idempotency: { tokenId: p.tokenId, key: idempotencyKey } } : {}),
   });
   if (placed.written) {
-    // built from what was written: an API order has no audience or portal
+    // built from what was written: an API order has no audience or portal (the written row is
+    // this request's own, completed in place rather than copied, as is the view)
     const { order, lines, codes } = placed.written;
-    const record = { ...order, event_slug: event.slug, audience_key: null, portal_key: null };
-    return { created: true, order: { ...orderView(record, lines, codes), ...capabilityUrls(ctx, order) } };
+    const record = Object.assign(order, { event_slug: event.slug, audience_key: null, portal_key: null });
+    return { created: true, order: Object.assign(orderView(record, lines, codes), capabilityUrls(ctx, order)) };
   }
   const order = (await findOrderById(ctx.db, p.accountId, placed.orderId))!;
   const [view] = await presentOrders(ctx.db, [order]);

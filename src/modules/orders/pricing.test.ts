@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { applyBp, convert, divRound, lineTax } from '../../platform/money.ts';
+import { applyBp, convert, divRound, divRoundSafe, lineTax } from '../../platform/money.ts';
 import { cardMinimum, groupUnitPrice, orderTotals, priceIn, priceLine, type PricedLine } from './pricing.ts';
 
 const base = {
@@ -22,6 +22,27 @@ describe('money rounding', () => {
     expect(divRound(7n, 2n)).toBe(4n);
     expect(applyBp(125, 2000)).toBe(25);
     expect(applyBp(5, 5000)).toBe(3); // 2.5 -> 3
+  });
+
+  it('rounds in plain numbers exactly as in BigInt, and leaves what might not be exact to BigInt', () => {
+    const big = (num: number, den: number) => Number(divRound(BigInt(num), BigInt(den)));
+    fc.assert(
+      fc.property(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.integer({ min: 1, max: 2 ** 20 }), (num, den) => {
+        expect(divRoundSafe(num, den)).toBe(big(num, den));
+      }),
+      { numRuns: 5000 },
+    );
+    // halves at every magnitude up to the safe limit, both signs
+    for (let k = 1; k < 2 ** 50; k *= 3) {
+      for (const num of [2 * k + 1, -(2 * k + 1)]) expect(divRoundSafe(num, 2)).toBe(big(num, 2));
+    }
+    expect(divRoundSafe(-1, 10000)).toBe(0); // not -0
+    expect(divRoundSafe(Number.MAX_SAFE_INTEGER, 3)).toBeNull(); // 2 * num + den is past the safe range
+    expect(divRoundSafe(2 ** 60, 7)).toBeNull();
+    expect(divRoundSafe(1.5, 2)).toBeNull();
+    // a line whose total times its rate is past 2^53 still gets its exact tax
+    const total = 2 ** 45 + 1;
+    expect(lineTax(total, 1900, 'inclusive')).toBe(Number(divRound(BigInt(total) * 1900n, 11900n)));
   });
 
   it('tax inclusive and exclusive follow the contract formulas', () => {
