@@ -409,16 +409,24 @@ describe('chaos', () => {
         () => 0,
       ),
     );
-    await new Promise((r) => setTimeout(r, 15));
+    const countOrders = async () =>
+      Number(
+        (
+          await t.ctx.db
+            .selectFrom('orders as o')
+            .innerJoin('events as e', 'e.id', 'o.event_id')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('e.slug', '=', 'drain')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    // SIGTERM once the server is writing orders (a fixed 15 ms was too short on a slow machine:
+    // the signal came before any request had arrived); the other requests are then in flight
+    for (let i = 0; i < 1000 && (await countOrders()) === 0; i++) await new Promise((r) => setTimeout(r, 5));
     server.kill('SIGTERM');
     const statuses = await Promise.all(inFlight);
     const code = await exited;
-    const created = await t.ctx.db
-      .selectFrom('orders as o')
-      .innerJoin('events as e', 'e.id', 'o.event_id')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('e.slug', '=', 'drain')
-      .executeTakeFirstOrThrow();
+    const created = { n: await countOrders() };
     const violations: string[] = [];
     const answered = statuses.filter((s) => s === 201).length;
     if (answered === 0) violations.push('no request was in flight when SIGTERM arrived');
