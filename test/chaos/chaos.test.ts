@@ -426,11 +426,11 @@ describe('chaos', () => {
     server.kill('SIGTERM');
     const statuses = await Promise.all(inFlight);
     const code = await exited;
-    const created = { n: await countOrders() };
+    const created = await countOrders();
     const violations: string[] = [];
     const answered = statuses.filter((s) => s === 201).length;
     if (answered === 0) violations.push('no request was in flight when SIGTERM arrived');
-    if (Number(created.n) !== answered) violations.push(`${created.n} orders written but ${answered} answered 201`);
+    if (created !== answered) violations.push(`${created} orders written but ${answered} answered 201`);
     if (code !== 0) violations.push(`exit code ${code}`);
     violations.push(...(await invariants(t.ctx.db)));
     table.push({
