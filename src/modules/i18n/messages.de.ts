@@ -55,6 +55,7 @@ export const de: Messages = {
   enterWholeNumber: 'Bitte geben Sie eine ganze Zahl ein',
   chooseSession: 'Bitte wählen Sie einen Termin',
   enterAmount: 'Bitte geben Sie einen Betrag ein, etwa 10 oder 12,50',
+  amountAtMost: (max) => `Bitte geben Sie höchstens ${max} ein`,
   enterName: 'Bitte geben Sie Ihren Namen ein',
   enterEmail: 'Bitte geben Sie Ihre E-Mail-Adresse ein: Dorthin senden wir die Tickets',
   notAnEmail: 'Das ist keine E-Mail-Adresse',

@@ -49,6 +49,7 @@ export const en = {
   enterWholeNumber: 'Enter a whole number',
   chooseSession: 'Choose a session',
   enterAmount: 'Enter an amount such as 10 or 12.50',
+  amountAtMost: (max: string) => `Enter at most ${max}`,
   enterName: 'Enter your name',
   enterEmail: 'Enter your email address: the tickets are sent there',
   notAnEmail: 'This is not an email address',

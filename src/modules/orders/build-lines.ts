@@ -3,6 +3,12 @@ import type { Catalogue, CatalogueGood, CatalogueType } from './catalogue.ts';
 import { invalidItems } from './orders.errors.ts';
 import { groupUnitPrice, priceIn, priceLine, type PricedLine } from './pricing.ts';
 
+/**
+ * The largest donation one line takes, in minor units (one million in the main unit of a
+ * two-digit currency). Beyond it a typo, or a probe of the arithmetic, not a gift.
+ */
+export const MAX_DONATION_CENTS = 100_000_000;
+
 export interface ItemRequest {
   ticket_type_id: number;
   quantity: number;
@@ -166,6 +172,9 @@ export function buildLines(req: BasketRequest, cat: Catalogue, sc: SellingContex
     if (!don || !don.on_sale) throw invalidItems(`Donation ${d.donation_id} is not open for this event`);
     if (!Number.isSafeInteger(d.amount_cents) || d.amount_cents < 1) {
       throw invalidItems(`A donation to "${don.name}" must be at least ${formatMoney(1, sc.currency)}`);
+    }
+    if (d.amount_cents > MAX_DONATION_CENTS) {
+      throw invalidItems(`A donation to "${don.name}" can be at most ${formatMoney(MAX_DONATION_CENTS, sc.currency)}`);
     }
     lines.push(
       priceLine(

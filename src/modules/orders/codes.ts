@@ -26,7 +26,10 @@ export async function applyCodes(
   taxMode: 'inclusive' | 'exclusive',
   now: Date,
 ): Promise<AppliedCode[]> {
-  const wanted = [...new Set(requested.map((c) => c.trim()).filter(Boolean))];
+  // A code counts once per order however it is typed: the same code in two cases is one code,
+  // matched as the lookup below matches it (without regard to case).
+  const seen = new Set<string>();
+  const wanted = requested.map((c) => c.trim()).filter((c) => c && !seen.has(c.toUpperCase()) && seen.add(c.toUpperCase()));
   if (wanted.length === 0) return [];
   const rows = await db
     .selectFrom('discount_codes')
@@ -44,6 +47,8 @@ export async function applyCodes(
   for (const code of wanted) {
     const row = byCode.get(code.toUpperCase());
     if (!row) throw invalidCode(`The code "${code}" does not exist for this event`);
+    // two stored codes can differ only in case (made before codes were compared that way)
+    if (out.some((o) => o.id === row.id)) continue;
     if (row.valid_until && new Date(row.valid_until).getTime() <= now.getTime())
       throw invalidCode(`The code "${row.code}" has expired`);
     if (row.max_uses !== null && row.uses >= row.max_uses) throw invalidCode(`The code "${row.code}" has been used up`);

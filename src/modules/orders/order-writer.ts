@@ -209,14 +209,17 @@ async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[
       .execute();
     const left = new Map(rows.map((r) => [r.id, r.max_uses === null ? Infinity : r.max_uses - r.uses]));
     granted = granted.filter((i) => {
-      const used = orders[i]!.codes.find((c) => (left.get(c.id) ?? 0) < 1);
+      // `uses + n <= max_uses` for the n times this order names a code, whoever wrote its list
+      const wants = new Map<number, number>();
+      for (const c of orders[i]!.codes) wants.set(c.id, (wants.get(c.id) ?? 0) + 1);
+      const used = orders[i]!.codes.find((c) => (left.get(c.id) ?? 0) < wants.get(c.id)!);
       if (used) {
         outcomes[i] = { rejected: invalidCode(`The code "${used.code}" has been used up`) };
         return false;
       }
-      for (const c of orders[i]!.codes) {
-        left.set(c.id, left.get(c.id)! - 1);
-        uses.set(c.id, (uses.get(c.id) ?? 0) + 1);
+      for (const [id, n] of wants) {
+        left.set(id, left.get(id)! - n);
+        uses.set(id, (uses.get(id) ?? 0) + n);
       }
       return true;
     });

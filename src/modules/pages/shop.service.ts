@@ -4,6 +4,7 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import type { Answer, ItemAnswer } from '../../platform/db/schema.ts';
 import { minorDigits } from '../../platform/money.ts';
 import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
+import { MAX_DONATION_CENTS } from '../orders/build-lines.ts';
 import { BROWSER_HOLD_MS } from '../orders/holds.ts';
 import { isEmail } from '../orders/orders.service.ts';
 import { placeOrder, salesEnd } from '../orders/place-order.ts';
@@ -250,6 +251,7 @@ export async function checkout(ctx: AppContext, shop: ShopData, form: Form, loc:
     if (raw === '') continue;
     const amount = parseAmount(raw, shop.currency);
     if (amount === null) bad(`donation_${d.id}`, m.enterAmount);
+    else if (amount > MAX_DONATION_CENTS) bad(`donation_${d.id}`, m.amountAtMost(loc.money(MAX_DONATION_CENTS, shop.currency)));
     else if (amount > 0) donations.push({ donation_id: d.id, amount_cents: amount });
   }
   const email = (form.email ?? '').trim();
