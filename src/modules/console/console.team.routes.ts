@@ -258,7 +258,13 @@ export async function consoleTeamRoutes(app: FastifyInstance): Promise<void> {
     const viewer = await viewerOf(ctx, request, request.params.account);
     requireRole(viewer, 'tokens.manage');
     await checkForm(ctx, request, viewer);
-    await revokeToken(ctx, viewer.account!.id, Number(request.params.id) || 0);
+    // a person whose role manages tokens holds everything in the account, as when minting
+    await revokeToken(
+      ctx,
+      viewer.account!.id,
+      { capabilities: 'all', scopes: 'all', events: null },
+      Number(request.params.id) || 0,
+    );
     return see(reply, `${base(viewer)}/tokens?done=token-revoked`);
   });
 }

@@ -97,7 +97,13 @@ export async function tokensRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      await revokeToken(app.ctx, principalOf(request).accountId, Number(request.params.id));
+      const p = principalOf(request);
+      await revokeToken(
+        app.ctx,
+        p.accountId,
+        { capabilities: p.capabilities, scopes: p.scopes, events: p.eventSlugs },
+        Number(request.params.id),
+      );
       return reply.code(204).send();
     },
   );

@@ -71,6 +71,24 @@ const failed = (fields: Record<string, string[]>) =>
     { fields },
   );
 
+/** What a token of these grants holds that the grantor does not (empty: the grantor covers it). */
+function notHeld(
+  grantor: Grantor,
+  capabilities: readonly string[],
+  scopes: readonly string[],
+  events: readonly string[] | null,
+): string[] {
+  const more: string[] = [];
+  if (grantor.capabilities !== 'all')
+    more.push(...capabilities.filter((c) => !(grantor.capabilities as ReadonlySet<string>).has(c)));
+  if (grantor.scopes !== 'all') more.push(...scopes.filter((s) => !(grantor.scopes as ReadonlySet<string>).has(s)));
+  if (grantor.events !== null) {
+    if (events === null) more.push('every event');
+    else more.push(...events.filter((e) => !grantor.events!.has(e)).map((e) => `event ${e}`));
+  }
+  return more;
+}
+
 /**
  * Issues a token that grants at most what the grantor holds (capabilities, scopes and events);
  * asking for more is 403. Returns the view and the secret, which is shown this once only.
@@ -104,14 +122,7 @@ export async function createToken(
   }
   if (Object.keys(fields).length) throw failed(fields);
 
-  const more: string[] = [];
-  if (grantor.capabilities !== 'all')
-    more.push(...capabilities.filter((c) => !(grantor.capabilities as ReadonlySet<string>).has(c)));
-  if (grantor.scopes !== 'all') more.push(...scopes.filter((s) => !(grantor.scopes as ReadonlySet<string>).has(s)));
-  if (grantor.events !== null) {
-    if (events === null) more.push('every event');
-    else more.push(...events.filter((e) => !grantor.events!.has(e)).map((e) => `event ${e}`));
-  }
+  const more = notHeld(grantor, capabilities, scopes, events);
   if (more.length) throw forbidden(`A token can only grant what its maker holds; not held: ${more.join(', ')}`);
 
   const secret = generateToken();
@@ -131,11 +142,24 @@ export async function createToken(
 }
 
 /**
- * Revokes a token of this account. This instance forgets it at once; other instances keep a
- * cached lookup for at most `tokenCacheMs` (5 s by default).
+ * Revokes a token of this account, if the revoker holds everything that token holds (the same
+ * rule as for minting: a weaker token cannot take a stronger one away; 403 otherwise). This
+ * instance forgets it at once; other instances keep a cached lookup for at most `tokenCacheMs`
+ * (5 s by default).
  */
-export async function revokeToken(ctx: AppContext, accountId: number, id: number): Promise<void> {
-  const gone = await ctx.db.deleteFrom('api_tokens').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-  if (gone.numDeletedRows === 0n) throw notFound(`No token ${id} in this account`);
+export async function revokeToken(ctx: AppContext, accountId: number, revoker: Grantor, id: number): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('api_tokens')
+      .select(['capabilities', 'scopes', 'event_slugs'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) throw notFound(`No token ${id} in this account`);
+    const more = notHeld(revoker, row.capabilities, row.scopes, row.event_slugs);
+    if (more.length) throw forbidden(`A token can only revoke what its revoker holds; not held: ${more.join(', ')}`);
+    await trx.deleteFrom('api_tokens').where('account_id', '=', accountId).where('id', '=', id).execute();
+  });
   cacheOf(ctx.db, 'tokens', ctx.config.tokenCacheMs).clear();
 }

@@ -17,7 +17,12 @@ import {
   type EndpointInput,
 } from './webhooks.service.ts';
 
-const manage = { capability: 'webhooks.manage' as const, validationError: { status: 422 as const, code: 'validation_failed' } };
+// endpoints belong to the account and receive every event's orders: no event-limited token
+const manage = {
+  capability: 'webhooks.manage' as const,
+  allEvents: true,
+  validationError: { status: 422 as const, code: 'validation_failed' },
+};
 
 const endpointProperties = {
   id: { type: 'integer' },

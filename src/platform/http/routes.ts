@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate, requireCapability, type Capability, type Principal } from './auth.ts';
+import { authenticate, requireAllEvents, requireCapability, type Capability, type Principal } from './auth.ts';
 import { notFound } from '../errors.ts';
 import { accountsRoutes } from '../../modules/accounts/accounts.routes.ts';
 import { eventsRoutes } from '../../modules/events/events.routes.ts';
@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Machine API: the capability this route needs (spec section 5). */
     capability?: Capability;
+    /** Machine API: the route acts on the whole account, so an event-limited token gets 403. */
+    allEvents?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -41,6 +43,7 @@ export async function machineApi(app: FastifyInstance): Promise<void> {
     await rateLimit(app.ctx, request, principal);
     const cap = request.routeOptions.config.capability;
     if (cap) requireCapability(principal, cap);
+    if (request.routeOptions.config.allEvents) requireAllEvents(principal);
     request.principal = principal;
   });
   await app.register(accountsRoutes);
