@@ -8,7 +8,8 @@ import { createRuntime, serve, type Runtime } from './server.ts';
 import { importAccount } from './modules/import/import.service.ts';
 import { createToken } from './modules/accounts/accounts.service.ts';
 import { hashToken } from './platform/http/auth.ts';
-import { addUser, findUserByEmail, setPassword, ROLES } from './modules/users/users.service.ts';
+import { setPassword } from './modules/users/credentials.service.ts';
+import { addUser, findUserByEmail, ROLES } from './modules/users/users.service.ts';
 import { verifyPassword } from './modules/users/passwords.ts';
 import type { Role } from './platform/db/schema.ts';
 

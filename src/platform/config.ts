@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -11,6 +12,18 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   production: boolean;
+  /**
+   * Whether /_mail shows the mail the service would have sent (with its reset and invitation
+   * links): only on a loopback listener outside production without SMTP, unless ADMIT_DEV_MAIL
+   * says otherwise (1 on, 0 off).
+   */
+  devMail: boolean;
+  /**
+   * Which proxies in front are trusted to append to X-Forwarded-For (ADMIT_TRUST_PROXY): a hop
+   * count, or their addresses and CIDR ranges; false trusts none. The client address is the
+   * rightmost address not trusted, never one the client wrote itself.
+   */
+  trustProxy: number | string[] | false;
   rateLimitPerMin: number;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
@@ -83,13 +96,46 @@ function readUrl(env: NodeJS.ProcessEnv): string | null {
   return url;
 }
 
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/i;
+
+function devMailVar(env: NodeJS.ProcessEnv, host: string): boolean {
+  const raw = env.ADMIT_DEV_MAIL;
+  if (raw === '1') return true;
+  if (raw === '0') return false;
+  if (raw !== undefined && raw !== '') throw new ConfigError(`ADMIT_DEV_MAIL must be 1 or 0, got "${raw}"`);
+  return env.NODE_ENV !== 'production' && !env.SMTP_URL && LOOPBACK.test(host);
+}
+
+/** `2` (hops) or `10.0.0.1, 10.1.0.0/16, ::1`; anything else stops the process. */
+export function trustProxyVar(raw: string | undefined): number | string[] | false {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === '0') return false;
+  if (/^\d+$/.test(raw.trim())) {
+    const hops = Number(raw.trim());
+    if (hops > 20) throw new ConfigError(`ADMIT_TRUST_PROXY as a hop count must be at most 20, got ${hops}`);
+    return hops;
+  }
+  const parts = raw.split(',').map((p) => p.trim());
+  for (const p of parts) {
+    const [addr, bits, more] = p.split('/');
+    const family = isIP(addr ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    if (!family || more !== undefined || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits))) {
+      throw new ConfigError(
+        `ADMIT_TRUST_PROXY must be a hop count or proxy addresses/CIDRs separated by commas; "${p}" is neither`,
+      );
+    }
+  }
+  return parts;
+}
+
 /** Reads and validates the environment once at boot; see the README's configuration table. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intVar(env, 'PORT', 3000, 0, 65535);
   const baseUrl = (urlVar(env, 'BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const host = env.HOST || '127.0.0.1';
   return {
     port,
-    host: env.HOST || '127.0.0.1',
+    host,
     baseUrl,
     databaseUrl: urlVar(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseReadUrl: readUrl(env),
@@ -97,6 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: urlVar(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || 'tickets@localhost',
     production: env.NODE_ENV === 'production',
+    devMail: devMailVar(env, host),
+    trustProxy: trustProxyVar(env.ADMIT_TRUST_PROXY),
     rateLimitPerMin: intVar(env, 'ADMIT_RATE_LIMIT_PER_MIN', 1200, 0, 10_000_000),
     bodyLimit: 1024 * 1024,
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),

@@ -3,23 +3,26 @@ import QRCode from 'qrcode';
 import { AppError } from '../../platform/errors.ts';
 import { html } from '../../platform/http/html.ts';
 import {
-  acceptInvitation,
   beginTotp,
-  checkPassword,
   completeTotp,
   confirmTotp,
   disableTotp,
   endSession,
-  findInvitation,
   findUserByEmail,
-  requestPasswordReset,
-  resetPassword,
-  resetTokenValid,
   sessionFor,
   startSession,
   totpUri,
 } from '../users/users.service.ts';
-import { verifyPassword } from '../users/passwords.ts';
+import {
+  acceptInvitation,
+  changePassword,
+  checkPassword,
+  findInvitation,
+  isOwnPassword,
+  requestPasswordReset,
+  resetPassword,
+  resetTokenValid,
+} from '../users/credentials.service.ts';
 import {
   anonymousCsrf,
   checkAnonymousForm,
@@ -248,7 +251,12 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
       return send(reply, publicPage('Invitation expired', html`<p>This invitation has expired or was already used.</p>`), 404);
     const known = Boolean((await findUserByEmail(ctx.db, inv.email))?.password_hash);
     try {
-      const userId = await acceptInvitation(ctx, request.params.token, { name: body.name ?? '', password: body.password ?? '' });
+      const userId = await acceptInvitation(
+        ctx,
+        request.params.token,
+        { name: body.name ?? '', password: body.password ?? '' },
+        request.ip,
+      );
       const user = await ctx.db.selectFrom('users').select('totp_enabled').where('id', '=', userId).executeTakeFirstOrThrow();
       setSessionCookie(ctx, reply, await startSession(ctx, userId, user.totp_enabled));
       return see(
@@ -321,6 +329,15 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
             <p>${viewer.session.name ? html`${viewer.session.name} · ` : ''}${viewer.session.email}</p>
           </div>
           <div class="card">
+            <h2>Password</h2>
+            <form method="post" action="/console/me/password">
+              ${hiddenCsrf(viewer.csrf)}
+              ${field({ name: 'current', label: 'Current password', type: 'password', required: true, autocomplete: 'current-password', errors: opts.errors })}
+              ${field({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', errors: opts.errors, hint: 'At least 10 characters. Your other sessions are signed out.' })}
+              <button type="submit">Change the password</button>
+            </form>
+          </div>
+          <div class="card">
             <h2>Two-step sign-in</h2>
             ${
               viewer.session.totpEnabled
@@ -367,15 +384,22 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
     return see(reply, '/console/me?done=2fa-on');
   });
 
+  app.post('/console/me/password', form, async (request, reply) => {
+    const viewer = await viewerOf(ctx, request);
+    const body = await checkForm(ctx, request, viewer);
+    try {
+      await changePassword(ctx, viewer.session, { current: body.current ?? '', next: body.password ?? '' }, request.ip);
+    } catch (err) {
+      if (err instanceof AppError && err.fields) return mePage(request, reply, { errors: err.fields, status: 422 });
+      throw err;
+    }
+    return see(reply, '/console/me?done=password-changed');
+  });
+
   app.post('/console/me/2fa/off', form, async (request, reply) => {
     const viewer = await viewerOf(ctx, request);
     const body = await checkForm(ctx, request, viewer);
-    const user = await ctx.db
-      .selectFrom('users')
-      .select('password_hash')
-      .where('id', '=', viewer.session.userId)
-      .executeTakeFirstOrThrow();
-    if (!(await verifyPassword(body.password ?? '', user.password_hash))) {
+    if (!(await isOwnPassword(ctx, viewer.session.userId, body.password ?? '', request.ip))) {
       return mePage(request, reply, { errors: { password: ['That is not your password'] }, status: 422 });
     }
     await disableTotp(ctx.db, viewer.session.userId);

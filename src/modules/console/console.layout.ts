@@ -99,6 +99,7 @@ export interface Flash {
 const DONE: Record<string, string> = {
   '2fa-on': 'Two-step sign-in is on.',
   '2fa-off': 'Two-step sign-in is off.',
+  'password-changed': 'Your password is changed. Your other sessions are signed out.',
   'event-created': 'The event was created. Add its ticket types next.',
   'event-saved': 'The event was saved.',
   'event-duplicated': 'The copy was created.',

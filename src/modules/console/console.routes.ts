@@ -11,6 +11,12 @@ import { consoleWebhooksRoutes } from './console.webhooks.routes.ts';
 
 /** The organiser console under /console (contract section 7): server-rendered pages over the same services as the API. */
 export async function consoleRoutes(app: FastifyInstance): Promise<void> {
+  // Console pages show keys, orders and people: no browser or proxy keeps a copy. Assets say
+  // their own caching.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
   await app.register(consoleAuthRoutes);
   await app.register(consoleEventsRoutes);
   await app.register(consoleTeamRoutes);

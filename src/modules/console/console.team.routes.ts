@@ -4,7 +4,8 @@ import { AppError } from '../../platform/errors.ts';
 import { CAPABILITIES } from '../../platform/http/auth.ts';
 import { html } from '../../platform/http/html.ts';
 import { createToken, listTokens, revokeToken } from '../tokens/tokens.service.ts';
-import { changeMember, invite, ROLES, teamOf } from '../users/users.service.ts';
+import { invite } from '../users/credentials.service.ts';
+import { changeMember, ROLES, teamOf } from '../users/users.service.ts';
 import { checkForm, formList, requireRole, viewerOf, type Viewer, CONSOLE_FORM, CONSOLE_PAGE } from './console.http.ts';
 import { send, see } from './console.http.ts';
 import {

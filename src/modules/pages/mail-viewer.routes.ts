@@ -3,12 +3,13 @@ import { html } from '../../platform/http/html.ts';
 import { outboxHandlers } from '../outbox-handlers.ts';
 
 /**
- * /_mail: the mail the service would have sent, for development without SMTP_URL. Off in
- * production and whenever SMTP is configured (then mail really leaves).
+ * /_mail: the mail the service would have sent, for development without SMTP_URL. It shows
+ * reset and invitation links, so it is served only where the developer alone can reach it: a
+ * loopback listener outside production without SMTP, or when ADMIT_DEV_MAIL=1 says so.
  */
 export async function mailViewerRoutes(app: FastifyInstance): Promise<void> {
   const { config } = app.ctx;
-  if (config.production || config.smtpUrl) return;
+  if (!config.devMail) return;
   app.get(
     '/_mail',
     {

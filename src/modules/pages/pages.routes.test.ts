@@ -44,7 +44,7 @@ describe('pay page and order page (sandbox)', () => {
     const page = await t.app.inject({ method: 'GET', url: o.path });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
-    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['referrer-policy']).toBe('same-origin');
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(page.body).toContain('The &lt;Show&gt;');

@@ -54,23 +54,30 @@ interface Vetted {
   family: 4 | 6;
 }
 
-/** Resolves the host and refuses when any address it resolves to is not public. */
+/**
+ * Resolves the host and refuses when any address it resolves to is not public. A host name that
+ * does not resolve and one that resolves to a private address get the same answer: saying how a
+ * name resolved would let anyone map the server's internal network through this form.
+ */
 export async function vetHost(hostname: string): Promise<Vetted> {
   const host = hostname.replace(/^\[|\]$/g, '');
   const loopback = allowLoopback();
+  const literal = net.isIP(host);
+  const unreachable = () => new ImageFetchError(`the host "${host}" is not a public internet address`);
   let addrs: dns.LookupAddress[];
-  if (net.isIP(host)) addrs = [{ address: host, family: net.isIP(host) }];
+  if (literal) addrs = [{ address: host, family: literal }];
   else {
     try {
       addrs = await dns.promises.lookup(host, { all: true, verbatim: true });
     } catch {
-      throw new ImageFetchError(`the host "${host}" could not be resolved`);
+      throw unreachable();
     }
   }
-  if (addrs.length === 0) throw new ImageFetchError(`the host "${host}" could not be resolved`);
+  if (addrs.length === 0) throw unreachable();
   for (const a of addrs) {
     const why = refusedAddress(a.address, { allowLoopback: loopback });
-    if (why) throw new ImageFetchError(`the host "${host}" resolves to ${why}, which is not allowed`);
+    // an address typed as such may be named back; a name's addresses are not
+    if (why) throw literal ? new ImageFetchError(`"${host}" is ${why}, which is not allowed`) : unreachable();
   }
   return { address: addrs[0]!.address, family: addrs[0]!.family === 6 ? 6 : 4 };
 }

@@ -63,7 +63,7 @@ describe('loadPageTheme', () => {
     const doc = theme.wrap('<form method="post"><button>Pay now</button></form>', 'Pay <order>');
     expect(doc).toMatch(/^<!doctype html><html lang="en">/);
     expect(doc).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    expect(doc).toContain('<meta name="referrer" content="no-referrer">');
+    expect(doc).toContain('<meta name="referrer" content="same-origin">');
     expect(doc).toContain('<title>Pay &lt;order&gt;</title>');
     expect(doc).toContain('<main id="main"><form method="post"><button>Pay now</button></form></main>');
     expect(doc).toContain('href="#main"');
@@ -92,7 +92,7 @@ describe('loadPageTheme', () => {
     expect(doc).not.toContain('alert');
     expect(doc).not.toContain('onclick');
     expect(doc).not.toContain('Powered by admit');
-    expect(doc).toContain('<meta name="referrer" content="no-referrer">');
+    expect(doc).toContain('<meta name="referrer" content="same-origin">');
   });
 
   it('hide_powered_by is ignored where the plan does not allow it', async () => {

@@ -176,7 +176,7 @@ export function buildPageTheme(t: ThemeInputs): PageTheme {
   const documentOf = (title: string, body: string, lang: PageLanguage) =>
     `<!doctype html><html lang="${escapeHtml(lang.tag)}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>` +
+    `<meta name="referrer" content="same-origin"><title>${escapeHtml(title)}</title>` +
     `<style>${css}${BASE_CSS}</style></head><body>${body}</body></html>`;
 
   const wrap = (content: string, title: string, lang: PageLanguage = themeLanguage): string => {

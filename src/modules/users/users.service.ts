@@ -6,9 +6,8 @@ import type { Db } from '../../platform/db/database.ts';
 import type { Role } from '../../platform/db/schema.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { limitAlways } from '../../platform/http/rate-limit.ts';
-import { enqueue } from '../../platform/jobs/outbox.ts';
 import { randomSecret } from '../../platform/secrets.ts';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { hashPassword, passwordProblem } from './passwords.ts';
 
 export const ROLES = ['owner', 'manager', 'door', 'viewer'] as const satisfies readonly Role[];
 
@@ -44,13 +43,11 @@ export function roleCan(role: Role, action: Action): boolean {
   return ALLOWED[role].has(action);
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 const SESSION_MAX_MS = 7 * 24 * 60 * 60 * 1000;
-const INVITE_MS = 7 * 24 * 60 * 60 * 1000;
-const RESET_MS = 60 * 60 * 1000;
 
-const invalid = (fields: Record<string, string[]>) =>
+export const invalid = (fields: Record<string, string[]>) =>
   new AppError(
     'unprocessable',
     'validation_failed',
@@ -60,7 +57,7 @@ const invalid = (fields: Record<string, string[]>) =>
     { fields },
   );
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -117,45 +114,9 @@ export async function addUser(
   return userId;
 }
 
-/** A new password for a person; every session of theirs ends. */
-export async function setPassword(db: Db, email: string, password: string): Promise<void> {
-  const weak = passwordProblem(password);
-  if (weak) throw invalid({ password: [weak] });
-  const user = await findUserByEmail(db, email);
-  if (!user) throw notFound(`No person with email ${email}`);
-  await db
-    .updateTable('users')
-    .set({ password_hash: await hashPassword(password), password_changed_at: new Date() })
-    .where('id', '=', user.id)
-    .execute();
-  await db.deleteFrom('console_sessions').where('user_id', '=', user.id).execute();
-}
-
+/** Sign-in attempts per minute, per client address and per email (shared by every instance). */
 export const SIGN_IN_PER_ADDRESS = 20;
 export const SIGN_IN_PER_EMAIL = 5;
-
-/**
- * Checks an email and password, throttled per client address and per email (per minute, shared
- * by every instance). The answer never says whether the email exists: a wrong email and a wrong
- * password get the same message and take the same time.
- */
-export async function checkPassword(ctx: AppContext, email: string, password: string, ip: string) {
-  try {
-    await limitAlways(ctx, `signin:ip:${ip}`, SIGN_IN_PER_ADDRESS);
-    await limitAlways(ctx, `signin:email:${sha256(normaliseEmail(email))}`, SIGN_IN_PER_EMAIL);
-  } catch (err) {
-    if (err instanceof AppError && err.kind === 'rate_limited') {
-      throw new AppError('rate_limited', 'rate_limited', 'Too many sign-in attempts. Wait a minute, then try again.', {
-        extra: err.extra,
-      });
-    }
-    throw err;
-  }
-  const user = await findUserByEmail(ctx.db, email);
-  const ok = await verifyPassword(password, user?.password_hash ?? null);
-  if (!user || !ok) throw new AppError('unauthorized', 'invalid_credentials', 'That email and password do not match.');
-  return user;
-}
 
 export interface ConsoleSession {
   id: string;
@@ -285,118 +246,6 @@ export async function completeTotp(ctx: AppContext, session: ConsoleSession, cod
     throw new AppError('unauthorized', 'invalid_code', 'That code is not right. Codes change every 30 seconds.');
   }
   await ctx.db.updateTable('console_sessions').set({ pending_totp: false }).where('id', '=', session.id).execute();
-}
-
-// ---- Invitations and password resets, by mail through the outbox
-
-export async function invite(
-  ctx: AppContext,
-  input: { accountId: number; email: string; role: Role; invitedBy: number },
-): Promise<void> {
-  const fields: Record<string, string[]> = {};
-  if (!EMAIL.test(input.email.trim())) fields.email = ['is not an email address'];
-  if (!ROLES.includes(input.role)) fields.role = [`must be one of ${ROLES.join(', ')}`];
-  if (Object.keys(fields).length) throw invalid(fields);
-  const token = randomSecret(32);
-  await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('invitations')
-      .values({
-        account_id: input.accountId,
-        email: input.email.trim(),
-        role: input.role,
-        token_hash: sha256(token),
-        invited_by: input.invitedBy,
-        expires_at: new Date(ctx.clock.now().getTime() + INVITE_MS),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    // the link's secret travels in the outbox row until the mail is sent (as in any mail queue)
-    await enqueue(trx, { accountId: input.accountId, kind: 'mail.invitation', payload: { invitation_id: row.id, token } });
-  });
-}
-
-export async function findInvitation(ctx: AppContext, token: string) {
-  const row = await ctx.db
-    .selectFrom('invitations as i')
-    .innerJoin('accounts as a', 'a.id', 'i.account_id')
-    .select(['i.id', 'i.account_id', 'i.email', 'i.role', 'i.expires_at', 'i.accepted_at', 'a.name as account_name', 'a.slug'])
-    .where('i.token_hash', '=', sha256(token))
-    .executeTakeFirst();
-  if (!row || row.accepted_at || new Date(row.expires_at) <= ctx.clock.now()) return null;
-  return row;
-}
-
-/** Accepts an invitation: a new person sets a name and password; a known one signs in with theirs. */
-export async function acceptInvitation(
-  ctx: AppContext,
-  token: string,
-  input: { name: string; password: string },
-): Promise<number> {
-  const inv = await findInvitation(ctx, token);
-  if (!inv) throw notFound('This invitation has expired or was already used');
-  const existing = await findUserByEmail(ctx.db, inv.email);
-  if (existing?.password_hash && !(await verifyPassword(input.password, existing.password_hash))) {
-    throw new AppError('unauthorized', 'invalid_credentials', 'You have an account already: enter its password to accept.');
-  }
-  return ctx.db.transaction().execute(async (trx) => {
-    const userId = await addUser(trx, {
-      accountId: inv.account_id,
-      email: inv.email,
-      name: input.name,
-      role: inv.role,
-      password: existing?.password_hash ? null : input.password,
-    });
-    if (input.name.trim() && !existing?.name) {
-      await trx.updateTable('users').set({ name: input.name.trim() }).where('id', '=', userId).execute();
-    }
-    await trx.updateTable('invitations').set({ accepted_at: ctx.clock.now() }).where('id', '=', inv.id).execute();
-    return userId;
-  });
-}
-
-/** Mails a reset link when the email belongs to someone; answers the same either way. */
-export async function requestPasswordReset(ctx: AppContext, email: string, ip: string): Promise<void> {
-  await limitAlways(ctx, `reset:ip:${ip}`, SIGN_IN_PER_ADDRESS);
-  await limitAlways(ctx, `reset:email:${sha256(normaliseEmail(email))}`, 3);
-  const user = await findUserByEmail(ctx.db, email);
-  if (!user) return;
-  const token = randomSecret(32);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('password_resets')
-      .values({ token_hash: sha256(token), user_id: user.id, expires_at: new Date(ctx.clock.now().getTime() + RESET_MS) })
-      .execute();
-    await enqueue(trx, { accountId: null, kind: 'mail.password_reset', payload: { user_id: user.id, token } });
-  });
-}
-
-export async function resetPassword(ctx: AppContext, token: string, password: string): Promise<void> {
-  const weak = passwordProblem(password);
-  if (weak) throw invalid({ password: [weak] });
-  await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('password_resets')
-      .selectAll()
-      .where('token_hash', '=', sha256(token))
-      .forUpdate()
-      .executeTakeFirst();
-    if (!row || row.used_at || new Date(row.expires_at) <= ctx.clock.now()) {
-      throw notFound('This reset link has expired or was already used; ask for a new one');
-    }
-    await trx
-      .updateTable('users')
-      .set({ password_hash: await hashPassword(password), password_changed_at: ctx.clock.now() })
-      .where('id', '=', row.user_id)
-      .execute();
-    await trx.updateTable('password_resets').set({ used_at: ctx.clock.now() }).where('token_hash', '=', row.token_hash).execute();
-    await trx.deleteFrom('console_sessions').where('user_id', '=', row.user_id).execute();
-  });
-}
-
-export async function resetTokenValid(ctx: AppContext, token: string): Promise<boolean> {
-  const row = await ctx.db.selectFrom('password_resets').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();
-  return Boolean(row && !row.used_at && new Date(row.expires_at) > ctx.clock.now());
 }
 
 // ---- Team

@@ -213,17 +213,25 @@ export interface AttemptResult {
   durationMs: number;
 }
 
-/** The address to connect to: resolved once, refused unless public (or private receivers are allowed). */
+/**
+ * The address to connect to: resolved once, refused unless public (or private receivers are
+ * allowed). The delivery log is shown to the organiser: it never says how a name resolved (a
+ * name that does not resolve and one that resolves to a private address read the same).
+ */
 async function vet(host: string, allowPrivate: boolean): Promise<{ address: string; family: 4 | 6 }> {
   const bare = host.replace(/^\[|\]$/g, '');
-  const addrs = net.isIP(bare)
-    ? [{ address: bare, family: net.isIP(bare) }]
-    : await dns.promises.lookup(bare, { all: true, verbatim: true });
-  if (!addrs.length) throw new Error(`${bare} does not resolve`);
+  const literal = net.isIP(bare);
+  const unreachable = () => new Error(`refused: ${bare} is not a public internet address`);
+  const addrs = literal
+    ? [{ address: bare, family: literal }]
+    : await dns.promises.lookup(bare, { all: true, verbatim: true }).catch(() => {
+        throw unreachable();
+      });
+  if (!addrs.length) throw unreachable();
   if (!allowPrivate) {
     for (const a of addrs) {
       const why = refusedAddress(a.address);
-      if (why) throw new Error(`refused: ${bare} resolves to ${why} (${a.address})`);
+      if (why) throw literal ? new Error(`refused: ${bare} is ${why}`) : unreachable();
     }
   }
   return { address: addrs[0]!.address, family: addrs[0]!.family === 6 ? 6 : 4 };

@@ -408,7 +408,7 @@ describe('SSRF', () => {
       await settleWebhooks(strict.ctx);
       expect(rx.got.filter((g) => g.path === '/private')).toEqual([]);
       const attempts = await sql<{ error: string }>`select error from webhook_attempts`.execute(strict.ctx.db);
-      expect(attempts.rows[0]!.error).toMatch(/^refused: 127\.0\.0\.1 resolves to a loopback address/);
+      expect(attempts.rows[0]!.error).toMatch(/^refused: 127\.0\.0\.1 is a loopback address/);
     } finally {
       await strict.close();
     }

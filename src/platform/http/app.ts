@@ -26,12 +26,17 @@ export interface BuildOptions {
   extend?: (app: FastifyInstance) => void;
 }
 
+/** Trusts the socket's peer and the n-1 proxies before it: hop 0 is the socket's address. */
+const hops = (n: number) => (_address: string, hop: number) => hop < n;
+
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimit,
     genReqId: () => randomUUID(),
-    trustProxy: process.env.ADMIT_TRUST_PROXY === '1',
+    // a hop count or the proxies' addresses (config.ts): never `true`, which believes the
+    // leftmost X-Forwarded-For address, the one a client can write itself
+    trustProxy: typeof ctx.config.trustProxy === 'number' ? hops(ctx.config.trustProxy) : ctx.config.trustProxy,
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
     // an unknown ref or slug of any reasonable length is a 404 from its route; Node's header

@@ -42,11 +42,15 @@ export async function csrfToken(ctx: AppContext, scope: string): Promise<string>
 
 /**
  * Checks the form token (current or previous window) and, when the browser sends one, that the
- * Origin is our own. Throws 403 `csrf_failed`.
+ * Origin is our own. `Origin: null` is refused too: a browser sends it after a cross-origin
+ * redirect or from a sandboxed frame, never for our own pages' forms (they are served with
+ * `Referrer-Policy: same-origin`, under which a same-origin post names its origin). Without that,
+ * a foreign page could post our sign-in form, with a token it fetched, through a 307. Throws 403
+ * `csrf_failed`.
  */
 export async function verifyCsrf(ctx: AppContext, request: FastifyRequest, scope: string, token: unknown): Promise<void> {
   const origin = request.headers.origin;
-  if (typeof origin === 'string' && origin !== 'null' && origin !== new URL(ctx.config.baseUrl).origin) {
+  if (typeof origin === 'string' && origin !== new URL(ctx.config.baseUrl).origin) {
     throw new AppError('forbidden', 'csrf_failed', 'This form was sent from another site');
   }
   const fail = () =>

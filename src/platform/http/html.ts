@@ -44,7 +44,7 @@ export function renderErrorPage(_ctx: AppContext, err: AppError, requestId: stri
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="same-origin" />
         <title>${title}</title>
         <style>
           body {
