@@ -70,4 +70,14 @@ describe('revoking tokens', () => {
   it('an unknown id stays 404 (no hint of what another token holds)', async () => {
     expect((await revoke(acct.tokens.limited, 999_999)).statusCode).toBe(404);
   });
+
+  it('an event-limited token lists only tokens limited to its own events', async () => {
+    const listed = (await t.call(acct.tokens.limited, { method: 'GET', url: '/api/v1/tokens' })).json().tokens as Array<{
+      events: string[] | null;
+    }>;
+    expect(listed.length).toBeGreaterThan(0);
+    for (const tok of listed) expect(tok.events).toEqual(['rev-a']);
+    const all = (await t.call(acct.tokens.all, { method: 'GET', url: '/api/v1/tokens' })).json().tokens as unknown[];
+    expect(all.length).toBeGreaterThan(listed.length);
+  });
 });

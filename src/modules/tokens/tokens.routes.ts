@@ -28,7 +28,7 @@ export async function tokensRoutes(app: FastifyInstance): Promise<void> {
       config: manage,
       schema: {
         tags: ['management'],
-        summary: "The account's API tokens (never their secrets)",
+        summary: "The account's API tokens (never their secrets); an event-limited token sees those limited to its events",
         response: {
           200: {
             type: 'object',
@@ -40,7 +40,10 @@ export async function tokensRoutes(app: FastifyInstance): Promise<void> {
         },
       },
     },
-    async (request) => ({ tokens: await listTokens(app.ctx.db, principalOf(request).accountId) }),
+    async (request) => {
+      const p = principalOf(request);
+      return { tokens: await listTokens(app.ctx.db, p.accountId, p.eventSlugs) };
+    },
   );
 
   app.post<{ Body: TokenGrant }>(

@@ -56,9 +56,15 @@ function present(r: Row): TokenView {
 
 const COLUMNS = ['id', 'name', 'capabilities', 'scopes', 'event_slugs', 'created_at', 'last_used_at'] as const;
 
-export async function listTokens(db: Db, accountId: number): Promise<TokenView[]> {
+/**
+ * The account's tokens; for a reader limited to some events (`within`), only tokens limited to
+ * those events: the others would name events the reader may not know exist.
+ */
+export async function listTokens(db: Db, accountId: number, within: ReadonlySet<string> | null = null): Promise<TokenView[]> {
   const rows = await db.selectFrom('api_tokens').select(COLUMNS).where('account_id', '=', accountId).orderBy('id').execute();
-  return rows.map(present);
+  return rows
+    .filter((r) => within === null || (r.event_slugs !== null && r.event_slugs.every((e) => within.has(e))))
+    .map(present);
 }
 
 const failed = (fields: Record<string, string[]>) =>
