@@ -1,11 +1,14 @@
+import sanitize from 'sanitize-html';
+
 /**
- * A small allowlist HTML sanitiser for organiser-written templates that reach buyers' pages.
- * It keeps a fixed set of presentational elements and harmless attributes, drops everything
- * else (script, style, iframes, forms, event handlers, inline styles) and allows only http(s),
- * mailto and relative URLs. Text is passed through with stray angle brackets escaped, so no
- * markup the tokenizer did not understand can survive as markup.
+ * The allowlist HTML sanitiser for organiser-written templates that reach buyers' pages, built on
+ * the maintained `sanitize-html` library: the policy below is its configuration, the parsing and
+ * cleaning are the library's. It keeps a fixed set of presentational elements and harmless
+ * attributes, drops everything else (script, style, iframes, forms, event handlers, inline styles)
+ * and allows only http(s), mailto and relative URLs. Text and attribute values are re-encoded, so
+ * no markup the parser did not understand can survive as markup.
  */
-const ALLOWED_TAGS = new Set([
+const ALLOWED_TAGS = [
   'a',
   'abbr',
   'address',
@@ -65,10 +68,9 @@ const ALLOWED_TAGS = new Set([
   'tr',
   'u',
   'ul',
-]);
-const VOID_TAGS = new Set(['br', 'hr', 'img']);
-/** Dropped together with everything inside them. */
-const DROP_WITH_CONTENT = new Set([
+];
+/** Dropped together with everything inside them (other disallowed tags lose only the tag). */
+const DROP_WITH_CONTENT = [
   'script',
   'style',
   'title',
@@ -81,117 +83,92 @@ const DROP_WITH_CONTENT = new Set([
   'math',
   'textarea',
   'select',
+  'option',
   'xmp',
   'noembed',
   'noframes',
   'plaintext',
-]);
-const GLOBAL_ATTRS = new Set(['class', 'id', 'title', 'lang', 'dir', 'role']);
-const TAG_ATTRS: Record<string, Set<string>> = {
-  a: new Set(['href', 'rel', 'target']),
-  img: new Set(['src', 'alt', 'width', 'height']),
-  td: new Set(['colspan', 'rowspan']),
-  th: new Set(['colspan', 'rowspan', 'scope']),
-  time: new Set(['datetime']),
-  ol: new Set(['start']),
+];
+const URL_SCHEMES = ['http', 'https', 'mailto'];
+/** Void elements the library writes as `<img />`; listed so it never writes a closing tag for them. */
+const VOID_TAGS = ['br', 'hr', 'img'];
+/**
+ * Browsers stop nesting at a few hundred levels (Chromium at 512), so deeper markup is not a real
+ * layout; the parser keeps its open elements in an array it prepends to, which makes very deep
+ * input quadratic (1 MB of nested tags took tens of seconds). Such input is refused whole: it
+ * cleans to nothing (a layout that does still shows the page content, without the layout).
+ */
+const MAX_DEPTH = 512;
+
+class TooDeep extends Error {}
+
+/** The library honours allowedEmptyAttributes (it is among its defaults); its type definitions do not list it. */
+type Options = sanitize.IOptions & { allowedEmptyAttributes?: string[] };
+
+const POLICY: Options = {
+  allowedTags: ALLOWED_TAGS,
+  disallowedTagsMode: 'discard',
+  nonTextTags: DROP_WITH_CONTENT,
+  allowedAttributes: {
+    '*': ['class', 'id', 'title', 'lang', 'dir', 'role', 'aria-*'],
+    a: ['href', 'rel', 'target'],
+    img: ['src', 'alt', 'width', 'height'],
+    td: ['colspan', 'rowspan'],
+    th: ['colspan', 'rowspan', 'scope'],
+    time: ['datetime'],
+    ol: ['start'],
+  },
+  allowedSchemes: URL_SCHEMES,
+  allowedSchemesByTag: {},
+  allowProtocolRelative: true,
+  selfClosing: VOID_TAGS,
+  allowedEmptyAttributes: ['alt'],
+  transformTags: {
+    // A link may open a new tab, but never with a rel the organiser chose: opener access is cut.
+    a: (tagName, attribs) => {
+      const { rel: _rel, ...rest } = attribs;
+      if ('target' in rest) Object.assign(rest, { target: '_blank', rel: 'noopener noreferrer' });
+      return { tagName, attribs: rest };
+    },
+  },
 };
-const URL_ATTRS = new Set(['href', 'src']);
-
-const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/?>/y;
-const ATTR = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-
-function decodeEntities(s: string): string {
-  return s
-    .replace(/&#x([0-9a-f]+);?/gi, (_, h: string) => safeCodePoint(parseInt(h, 16)))
-    .replace(/&#(\d+);?/g, (_, d: string) => safeCodePoint(parseInt(d, 10)))
-    .replace(/&colon;/gi, ':')
-    .replace(/&tab;/gi, '\t')
-    .replace(/&newline;/gi, '\n')
-    .replace(/&quot;/gi, '"')
-    .replace(/&apos;/gi, "'")
-    .replace(/&lt;/gi, '<')
-    .replace(/&gt;/gi, '>')
-    .replace(/&amp;/gi, '&');
-}
-
-function safeCodePoint(n: number): string {
-  return Number.isFinite(n) && n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '';
-}
-
-/** http(s), mailto, and relative URLs only; the check runs on the decoded, whitespace-free form. */
-export function isSafeUrl(value: string): boolean {
-  const v = decodeEntities(value).replace(/[\u0000-\u0020\u007f-\u009f]+/g, '');
-  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(v);
-  if (!scheme) return true;
-  return ['http', 'https', 'mailto'].includes(scheme[1]!.toLowerCase());
-}
-
-function escapeAttr(v: string): string {
-  return v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function cleanAttrs(tag: string, raw: string): string {
-  let out = '';
-  for (const m of raw.matchAll(ATTR)) {
-    const name = m[1]!.toLowerCase();
-    const value = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
-    const allowed = GLOBAL_ATTRS.has(name) || name.startsWith('aria-') || TAG_ATTRS[tag]?.has(name);
-    if (!allowed) continue;
-    if (URL_ATTRS.has(name) && !isSafeUrl(value)) continue;
-    if (name === 'target') {
-      out += ' target="_blank" rel="noopener noreferrer"';
-      continue;
-    }
-    if (name === 'rel') continue;
-    out += ` ${name}="${escapeAttr(value)}"`;
-  }
-  return out;
-}
 
 export function sanitizeHtml(input: string): string {
-  let out = '';
-  let i = 0;
-  const s = input;
-  while (i < s.length) {
-    const lt = s.indexOf('<', i);
-    if (lt < 0) {
-      out += s.slice(i).replace(/>/g, '&gt;');
-      break;
-    }
-    out += s.slice(i, lt).replace(/>/g, '&gt;');
-    if (s.startsWith('<!--', lt)) {
-      const end = s.indexOf('-->', lt + 4);
-      i = end < 0 ? s.length : end + 3;
-      continue;
-    }
-    if (s[lt + 1] === '!' || s[lt + 1] === '?') {
-      const end = s.indexOf('>', lt);
-      i = end < 0 ? s.length : end + 1;
-      continue;
-    }
-    TAG.lastIndex = lt;
-    const m = TAG.exec(s);
-    if (!m) {
-      out += '&lt;';
-      i = lt + 1;
-      continue;
-    }
-    const closing = m[1] === '/';
-    const tag = m[2]!.toLowerCase();
-    i = lt + m[0].length;
-    if (DROP_WITH_CONTENT.has(tag)) {
-      if (!closing) {
-        const close = new RegExp(`</${tag}\\s*>`, 'i').exec(s.slice(i));
-        i = close ? i + close.index + close[0].length : s.length;
-      }
-      continue;
-    }
-    if (!ALLOWED_TAGS.has(tag)) continue;
-    if (closing) {
-      if (!VOID_TAGS.has(tag)) out += `</${tag}>`;
-      continue;
-    }
-    out += `<${tag}${cleanAttrs(tag, m[3] ?? '')}>`;
+  let depth = 0;
+  let out: string;
+  try {
+    out = sanitize(input, {
+      ...POLICY,
+      onOpenTag: () => {
+        if (++depth > MAX_DEPTH) throw new TooDeep();
+      },
+      onCloseTag: () => {
+        depth--;
+      },
+    });
+  } catch (err) {
+    if (err instanceof TooDeep) return '';
+    throw err;
   }
-  return out;
+  // The library writes void elements XHTML-style (`<img />`); pages are HTML, so keep `<img>`.
+  // Text and attribute values always have `>` encoded, so " />" can only end one of these tags.
+  return out.replace(/ \/>/g, '>');
+}
+
+const URL_PROBE: Options = {
+  allowedTags: ['a'],
+  allowedAttributes: { a: ['href'] },
+  allowedSchemes: URL_SCHEMES,
+  allowedSchemesByTag: {},
+  allowProtocolRelative: true,
+  allowedEmptyAttributes: ['href'],
+};
+
+/**
+ * http(s), mailto, and relative URLs only, for a raw attribute value (entities not yet decoded).
+ * The library exports no URL check of its own, so it is asked through a one-link document: the
+ * answer is then exactly what sanitizeHtml keeps, decoding and whitespace tricks included.
+ */
+export function isSafeUrl(value: string): boolean {
+  return sanitize(`<a href="${value.replace(/"/g, '&quot;')}"></a>`, URL_PROBE).startsWith('<a href');
 }

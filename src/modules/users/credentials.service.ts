@@ -106,7 +106,7 @@ async function throttlePasswordCheck(ctx: AppContext, email: string, ip: string)
     await limitAlways(ctx, `signin:email:${sha256(normaliseEmail(email))}`, SIGN_IN_PER_EMAIL);
   } catch (err) {
     if (err instanceof AppError && err.kind === 'rate_limited') {
-      throw new AppError('rate_limited', 'rate_limited', 'Too many password attempts. Wait a minute, then try again.', {
+      throw new AppError('rate_limited', 'rate_limited', 'Too many sign-in attempts. Wait a minute, then try again.', {
         extra: err.extra,
       });
     }
