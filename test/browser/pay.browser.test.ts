@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, seriousViolations, SHOTS } from './chromium.ts';
+import { launchChromium, seriousViolations, SHOTS, watchCsp } from './chromium.ts';
 import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
@@ -76,6 +76,7 @@ describe('buying in a browser', () => {
   it('opens the payment_url, presses Pay, lands on the order page with one QR code per ticket', async () => {
     const paymentUrl = await createOrder(3);
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const refused = watchCsp(page);
     await page.goto(paymentUrl);
     await expect(page.getByRole('heading', { name: 'Harbour Gala' }).isVisible()).resolves.toBe(true);
     await page.screenshot({ path: path.join(SHOTS, 'pay-page.png'), fullPage: true });
@@ -108,5 +109,33 @@ describe('buying in a browser', () => {
     expect(await seriousViolations(desk)).toEqual([]);
     await desk.screenshot({ path: path.join(SHOTS, 'order-page-desktop.png'), fullPage: true });
     await desk.close();
+    expect(refused).toEqual([]);
+  });
+
+  it("counts the hold down: the page's inline script runs under its CSP nonce", async () => {
+    const paymentUrl = await createOrder(1);
+    const { expires_at } = await t.ctx.db
+      .selectFrom('orders')
+      .select('expires_at')
+      .where('access_secret', '=', paymentUrl.split('/').pop()!)
+      .executeTakeFirstOrThrow();
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const refused = watchCsp(page);
+    // the browser's clock ten minutes before the hold ends: the countdown shows from an hour before
+    await page.clock.install({ time: new Date(expires_at!).getTime() - 10 * 60_000 });
+    const res = await page.goto(paymentUrl);
+    expect(res!.headers()['content-security-policy']).toMatch(/script-src 'self' 'nonce-[^']+'(;|$)/);
+    const countdown = page.locator('[data-countdown]');
+    await expect.poll(() => countdown.textContent()).toBe('10:00 left.');
+    await page.clock.runFor(5_000);
+    await expect.poll(() => countdown.textContent()).toBe('9:55 left.');
+    // an injected inline script (which cannot know the nonce) does not run
+    await page.evaluate(
+      `{ const s = document.createElement('script'); s.textContent = 'window.injected = true'; document.body.append(s); }`,
+    );
+    expect(await page.evaluate('window.injected === true')).toBe(false);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatch(/Content Security Policy/);
+    await page.close();
   });
 });

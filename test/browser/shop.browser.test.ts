@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, seriousViolations, SHOTS } from './chromium.ts';
+import { launchChromium, seriousViolations, SHOTS, watchCsp } from './chromium.ts';
 import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
@@ -107,7 +107,12 @@ async function apiOrder(orderUrl: string) {
 describe('a person buying', () => {
   it('chooses tickets and a good, applies a code, answers, pays in the sandbox and sees the tickets', async () => {
     const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
-    await page.goto(`${base}/e/${a.slug}/fest`);
+    const refused = watchCsp(page);
+    const res = await page.goto(`${base}/e/${a.slug}/fest`);
+    // the running total runs under the response's nonce: scripts need no 'unsafe-inline'
+    expect(res!.headers()['content-security-policy']).toMatch(/script-src 'self' 'nonce-[^']+'(;|$)/);
+    // shown (it starts hidden) and at zero once the script ran
+    await expect.poll(() => page.locator('[data-total] output').textContent()).toBe('€0.00');
     // a sold-out type has no quantity field at all
     expect(await page.getByLabel('Front row', { exact: true }).count()).toBe(0);
     expect(await page.getByText('Sold out').count()).toBeGreaterThan(0);
@@ -133,6 +138,7 @@ describe('a person buying', () => {
     expect(text).toContain('Ada Lovelace');
     expect(o.tickets).toHaveLength(2);
     for (const ref of o.tickets as string[]) expect(text).toContain(ref);
+    expect(refused).toEqual([]);
     expect(o).toMatchObject({
       status: 'paid',
       audience: null,
@@ -190,6 +196,7 @@ describe('a person buying', () => {
   it('buys in German: a browser asking for de-DE reads the page, the hints, the total, the pay and order pages and the PDF in German', async () => {
     const context = await browser.newContext({ locale: 'de-DE', viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
+    const refused = watchCsp(page);
     await page.goto(`${base}/e/${a.slug}/fest`);
     expect(await page.locator('html').getAttribute('lang')).toBe('de-DE');
     expect(await page.getByRole('heading', { name: 'Harbour Fest' }).count()).toBe(1);
@@ -244,6 +251,7 @@ describe('a person buying', () => {
     await page.goto(`${base}/e/${a.slug}/fest`);
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/de-event-desktop.png`, fullPage: true });
+    expect(refused).toEqual([]);
     await context.close();
   });
 });

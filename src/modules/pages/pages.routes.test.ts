@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
+import { cspOf, expectNoncedScripts, scriptNonceOf } from '../../../test/csp.ts';
+import { startFakeStripe } from '../../../test/fakes/fake-stripe.ts';
 
 let t: TestApp;
 let a: Awaited<ReturnType<typeof seedAccount>>;
@@ -47,6 +49,12 @@ describe('pay page and order page (sandbox)', () => {
     expect(page.headers['referrer-policy']).toBe('same-origin');
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    // the countdown runs under the page's nonce, and only it: no 'unsafe-inline' for scripts
+    const { nonce, scripts } = expectNoncedScripts(page);
+    expect(scripts).toBe(1);
+    expect(page.body).toContain('data-countdown=');
+    const again = await t.app.inject({ method: 'GET', url: o.path });
+    expect(expectNoncedScripts(again).nonce).not.toBe(nonce);
     expect(page.body).toContain('The &lt;Show&gt;');
     expect(page.body).not.toContain('<Show>');
     expect(page.body).toMatch(/<button type="submit">Pay €50\.00<\/button>/);
@@ -144,6 +152,39 @@ describe('pay page and order page (sandbox)', () => {
     await t.call(a.tokens.all, { method: 'POST', url: `/api/v1/orders/${o.ref}/refund` });
     expect((await t.app.inject({ method: 'GET', url: `/t/${ticket.qr_token}` })).body).toContain('no longer valid');
     expect((await t.app.inject({ method: 'GET', url: '/t/not-a-ticket' })).statusCode).toBe(404);
+  });
+
+  it('the card page allows Stripe besides its own nonce, and no inline script', async () => {
+    const stripe = await startFakeStripe();
+    const account = () => t.ctx.db.updateTable('accounts').where('slug', '=', a.slug);
+    const before = await t.ctx.db
+      .selectFrom('accounts')
+      .select(['payments_mode', 'payments_provider', 'payments_api_key', 'payments_api_base'])
+      .where('slug', '=', a.slug)
+      .executeTakeFirstOrThrow();
+    try {
+      await account()
+        .set({
+          payments_mode: 'own_key',
+          payments_provider: 'stripe',
+          payments_api_key: 'sk_test_fake',
+          payments_api_base: stripe.url,
+        })
+        .execute();
+      const o = await newOrder(1);
+      const csrf = csrfOf((await t.app.inject({ method: 'GET', url: o.path })).body);
+      const card = await t.app.inject({ method: 'POST', url: o.path, payload: { csrf } });
+      expect(card.statusCode).toBe(200);
+      expect(card.body).toContain('id="card-form"');
+      expectNoncedScripts(card);
+      const csp = cspOf(card);
+      expect(csp.get('script-src')).toEqual(["'self'", `'nonce-${scriptNonceOf(card)}'`, 'https://js.stripe.com']);
+      expect(csp.get('default-src')).toEqual(["'self'", 'https://js.stripe.com', 'https://api.stripe.com']);
+      expect(card.headers['cache-control']).toBe('no-store');
+    } finally {
+      await account().set(before).execute();
+      await stripe.close();
+    }
   });
 
   it('revoking the link makes the old pay and order pages 404', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
-import { PAGE_CSP } from '../../platform/http/security-headers.ts';
+import { pageCsp } from '../../platform/http/security-headers.ts';
 import type { Locale } from '../i18n/i18n.ts';
 import type { OrderDocument } from '../orders/order-document.ts';
 import { loadPageTheme } from '../themes/page-theme.ts';
@@ -16,8 +16,8 @@ import { frameOf, langQuery, languageSwitch, pageLocale, sendPage } from './page
 
 /** Progressive enhancement: the hold counts down when scripts run; the page works without. */
 const COUNTDOWN =
-  raw(`<script>(()=>{const el=document.querySelector('[data-countdown]');if(!el)return;const end=Date.parse(el.dataset.countdown);
-const tick=()=>{const s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>3600?'':s===0?el.dataset.up:el.dataset.left.replace('{time}',Math.floor(s/60)+':'+String(s%60).padStart(2,'0'));if(s>0&&s<=3600)setTimeout(tick,1000)};tick()})()</script>`);
+  raw(`(()=>{const el=document.querySelector('[data-countdown]');if(!el)return;const end=Date.parse(el.dataset.countdown);
+const tick=()=>{const s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>3600?'':s===0?el.dataset.up:el.dataset.left.replace('{time}',Math.floor(s/60)+':'+String(s%60).padStart(2,'0'));if(s>0&&s<=3600)setTimeout(tick,1000)};tick()})()`);
 
 const secretParams = {
   type: 'object',
@@ -78,7 +78,7 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const doc = await loadBySecret(ctx, request.params.secret);
       const loc = localeOf(request, doc);
-      return render(app, reply, doc, loc, loc.m.payFor(doc.order.event_name), await payPageBody(doc, loc));
+      return render(app, reply, doc, loc, loc.m.payFor(doc.order.event_name), await payPageBody(doc, loc, request.cspNonce));
     },
   );
 
@@ -101,10 +101,10 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
         app,
         reply.header(
           'content-security-policy',
-          PAGE_CSP.replace(
-            "script-src 'self' 'unsafe-inline'",
-            "script-src 'self' 'unsafe-inline' https://js.stripe.com",
-          ).replace("default-src 'self'", "default-src 'self' https://js.stripe.com https://api.stripe.com"),
+          pageCsp(request.cspNonce, {
+            default: ['https://js.stripe.com', 'https://api.stripe.com'],
+            script: ['https://js.stripe.com'],
+          }),
         ),
         doc,
         loc,
@@ -192,7 +192,8 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  async function payPageBody(doc: OrderDocument, loc: Locale): Promise<SafeHtml> {
+  /** `nonce`: this response's CSP nonce, which the countdown script must carry to run. */
+  async function payPageBody(doc: OrderDocument, loc: Locale, nonce: string): Promise<SafeHtml> {
     const state = payState(ctx, doc);
     if (state !== 'payable') return notPayable(doc, loc, state);
     const { order } = doc;
@@ -214,7 +215,9 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
                   data-left="${m.timeLeft}"
                 ></strong>
               </p>
-              ${COUNTDOWN}`
+              <script nonce="${nonce}">
+                ${COUNTDOWN}
+              </script>`
           : ''
       }
       ${receipt(doc, loc)}

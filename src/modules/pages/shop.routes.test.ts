@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
+import { expectNoncedScripts } from '../../../test/csp.ts';
 
 let t: TestApp;
 let a: Awaited<ReturnType<typeof seedAccount>>;
@@ -123,6 +124,20 @@ describe('event page', () => {
     expect((await t.app.inject({ method: 'GET', url: `/e/${a.slug}/nope` })).statusCode).toBe(404);
     const crew = await t.app.inject({ method: 'GET', url: `${base()}/a/crew` });
     expect(crew.body).toContain('Crew pass');
+  });
+
+  it("runs its running total under the response's nonce, a new one on every response", async () => {
+    const one = await t.app.inject({ method: 'GET', url: base() });
+    const two = await t.app.inject({ method: 'GET', url: base() });
+    const first = expectNoncedScripts(one);
+    expect(first.scripts).toBe(1);
+    expect(one.body).toMatch(/<script nonce="[^"]+">\(\(\)=>\{const f=document\.querySelector\('form\.admit-shop'\)/);
+    expect(expectNoncedScripts(two).nonce).not.toBe(first.nonce);
+    expect(one.headers['cache-control']).toBe('no-store');
+    // the form sent back with its errors runs the same script under its own nonce
+    const invalid = await submit(base(), { [`qty_${ids.ga}`]: 'many', name: '', email: '' });
+    expect(invalid.statusCode).toBe(422);
+    expect(expectNoncedScripts(invalid).scripts).toBe(1);
   });
 });
 

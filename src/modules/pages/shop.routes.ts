@@ -7,7 +7,7 @@ import { cacheOf } from '../../platform/cache.ts';
 import { checkout, loadShop, loadShopCatalogue, shopCurrency, type Form, type ShopData } from './shop.service.ts';
 import { negotiate, type Locale } from '../i18n/i18n.ts';
 import { frameOf, langQuery, pageLocale, sendPage } from './page-language.ts';
-import { shopPage } from './shop.view.ts';
+import { shopPage, shopScript } from './shop.view.ts';
 
 /** Checkout starts allowed per client address and per event, per minute. */
 export const CHECKOUTS_PER_IP = 30;
@@ -36,6 +36,17 @@ const htmlResponses = {
 
 type Params = { account: string; event: string; audience?: string; portal?: string };
 
+/**
+ * The event page as shared between responses: the document up to the end of the page's content,
+ * and the rest. Each response puts its own script, with its own CSP nonce, between the two: one
+ * nonce shared by every visitor of a cached page would be no secret.
+ */
+interface Pieces<T> {
+  head: T;
+  tail: T;
+  salesOpen: boolean;
+}
+
 const FIELD_OF_CODE: Record<string, string> = {
   invalid_code: 'code',
   email_required: 'email',
@@ -50,7 +61,12 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
   const pathOf = (p: Params) =>
     `/e/${encodeURIComponent(p.account)}/${encodeURIComponent(p.event)}${p.audience ? `/a/${encodeURIComponent(p.audience)}` : ''}${p.portal ? `/p/${encodeURIComponent(p.portal)}` : ''}`;
 
+  /** The event page for this response: its shared pieces with this response's script between them. */
+  const page = (pieces: Pieces<Buffer>, request: FastifyRequest) =>
+    Buffer.concat([pieces.head, Buffer.from(shopScript(pieces, request.cspNonce).value), pieces.tail]);
+
   async function render(
+    request: FastifyRequest,
     reply: FastifyReply,
     shop: ShopData,
     p: Params,
@@ -60,7 +76,8 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     message: string | null,
     status = 200,
   ) {
-    return sendPage(reply, await pageHtml(shop, p, loc, form, fields, message), { status });
+    const { head, tail } = await pageHtml(shop, p, loc, form, fields, message);
+    return sendPage(reply, head + shopScript(shop, request.cspNonce).value + tail, { status });
   }
 
   async function pageHtml(
@@ -70,7 +87,7 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     form: Form,
     fields: Record<string, string[]>,
     message: string | null,
-  ): Promise<string> {
+  ): Promise<Pieces<string>> {
     // the theme changes only by the console or an import: reused like the catalogue
     const theme = await cacheOf<PageTheme>(ctx.db, 'page-theme', ctx.config.catalogueCacheMs).get(String(shop.account.id), () =>
       loadPageTheme(ctx.db, shop.account.id),
@@ -85,7 +102,8 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
       loc,
       path: pathOf(p),
     });
-    return theme.wrap(body.value, shop.event.name, frameOf(loc));
+    const [before, after] = theme.shell(shop.event.name, frameOf(loc));
+    return { head: before + body.value, tail: after, salesOpen: shop.salesOpen };
   }
 
   const show = async (
@@ -101,10 +119,18 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     // counts stock afresh, so a hint a second old can never sell a seat that is gone.
     const key = [p.account, p.event, p.audience ?? '', p.portal ?? '', currency, loc.tag].join('\u0000');
     // kept encoded: a hit is written as it is, without turning 8 KB of text into UTF-8 again
-    const page = await cacheOf<Buffer>(ctx.db, 'event-page', ctx.config.catalogueCacheMs, 1_000).get(key, async () =>
-      Buffer.from(await pageHtml(await loadShop(ctx, p.account, p.event, via(p), currency), p, loc, {}, {}, null)),
-    );
-    return sendPage(reply, page);
+    const pieces = await cacheOf<Pieces<Buffer>>(ctx.db, 'event-page', ctx.config.catalogueCacheMs, 1_000).get(key, async () => {
+      const { head, tail, salesOpen } = await pageHtml(
+        await loadShop(ctx, p.account, p.event, via(p), currency),
+        p,
+        loc,
+        {},
+        {},
+        null,
+      );
+      return { head: Buffer.from(head), tail: Buffer.from(tail), salesOpen };
+    });
+    return sendPage(reply, page(pieces, request));
   };
 
   const submit = async (request: FastifyRequest<{ Params: Params; Body: Form }>, reply: FastifyReply) => {
@@ -128,7 +154,7 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
       if (err.kind === 'rate_limited' && typeof err.extra?.retry_after === 'number')
         void reply.header('retry-after', String(err.extra.retry_after));
       const status = err.kind === 'conflict' ? 409 : err.kind === 'rate_limited' ? 429 : 422;
-      return render(reply, fresh, request.params, loc, form, fields, err.fields ? null : said, status);
+      return render(request, reply, fresh, request.params, loc, form, fields, err.fields ? null : said, status);
     }
   };
 

@@ -34,13 +34,21 @@ const SHOP_CSS = raw(`<style>
  * and formats it for the page's language. Without scripts the total is shown on the pay page.
  */
 const RUNNING_TOTAL =
-  raw(`<script>(()=>{const f=document.querySelector('form.admit-shop');const out=document.querySelector('[data-total]');if(!f||!out)return;
+  raw(`(()=>{const f=document.querySelector('form.admit-shop');const out=document.querySelector('[data-total]');if(!f||!out)return;
 const cur=out.dataset.currency,digits=Number(out.dataset.digits),lang=out.dataset.locale||document.documentElement.lang||'en';
 const fmt=new Intl.NumberFormat(lang,{style:'currency',currency:cur.toUpperCase(),minimumFractionDigits:digits,maximumFractionDigits:digits});
 const sum=()=>{let t=0;for(const i of f.querySelectorAll('input[data-price]')){const q=Math.max(0,Math.floor(Number(i.value)||0));t+=q*Number(i.dataset.price)}
 for(const i of f.querySelectorAll('input[data-donation]')){const v=Number(String(i.value).replace(',','.'));if(v>0&&isFinite(v))t+=Math.round(v*10**digits)}
 out.querySelector('output').textContent=fmt.format(t/10**digits);out.hidden=false};
-f.addEventListener('input',sum);sum()})()</script>`);
+f.addEventListener('input',sum);sum()})()`);
+
+/**
+ * The event page's script, with this response's CSP nonce (none without a form to total). Kept
+ * out of shopPage: the page is rendered once for many visitors, each response has its own nonce.
+ */
+export function shopScript(data: Pick<ShopData, 'salesOpen'>, nonce: string): SafeHtml {
+  return data.salesOpen ? html`<script nonce="${nonce}">${RUNNING_TOTAL}</script>` : html``;
+}
 
 export interface ShopView {
   data: ShopData;
@@ -63,7 +71,10 @@ function attrs(v: ShopView, key: string): SafeHtml {
   return v.fields[key] ? raw(` aria-invalid="true" aria-describedby="err-${key}"`) : raw('');
 }
 
-/** The event page: works without JavaScript; every organiser- and buyer-supplied string is escaped. */
+/**
+ * The event page: works without JavaScript; every organiser- and buyer-supplied string is
+ * escaped. Its script (shopScript) follows it, outside what is shared between responses.
+ */
 export function shopPage(v: ShopView): SafeHtml {
   const { data, loc } = v;
   const { m } = loc;
@@ -231,8 +242,7 @@ export function shopPage(v: ShopView): SafeHtml {
             </p>
             <p class="muted">${m.holdExplained(Math.round(BROWSER_HOLD_MS / 60_000))}</p>
             <button type="submit">${m.continueToPayment}</button>
-          </form>
-          ${RUNNING_TOTAL}`
+          </form>`
     }`;
 }
 

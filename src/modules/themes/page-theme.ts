@@ -32,6 +32,12 @@ export interface PageTheme {
   css: string;
   /** A full HTML document: the theme's web layout (or the built-in one) around `contentHtml`. */
   wrap(contentHtml: string, title: string, language?: PageLanguage): string;
+  /**
+   * The document `wrap` puts around the content: what comes before it and what after. A page
+   * kept for many responses is kept in two pieces, so that each response can add its own part
+   * (a script with the response's CSP nonce) at the end of the content.
+   */
+  shell(title: string, language?: PageLanguage): [before: string, after: string];
   /** True only when the theme asks for it and the account's plan allows it. */
   hidePoweredBy: boolean;
 }
@@ -173,19 +179,21 @@ export function buildPageTheme(t: ThemeInputs): PageTheme {
     (t.bannerUrl ? `<img class="admit-banner" src="${escapeHtml(t.bannerUrl)}" alt="">` : '');
   const themeLanguage: PageLanguage = { tag: locale, skipToContent: 'Skip to content', poweredBy: 'Powered by admit' };
 
-  const documentOf = (title: string, body: string, lang: PageLanguage) =>
+  const documentOf = (title: string, [before, after]: readonly [string, string], lang: PageLanguage): [string, string] => [
     `<!doctype html><html lang="${escapeHtml(lang.tag)}"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<meta name="referrer" content="same-origin"><title>${escapeHtml(title)}</title>` +
-    `<style>${css}${BASE_CSS}</style></head><body>${body}</body></html>`;
+      `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+      `<meta name="referrer" content="same-origin"><title>${escapeHtml(title)}</title>` +
+      `<style>${css}${BASE_CSS}</style></head><body>${before}`,
+    `${after}</body></html>`,
+  ];
 
-  const wrap = (content: string, title: string, lang: PageLanguage = themeLanguage): string => {
+  const shell = (title: string, lang: PageLanguage = themeLanguage): [string, string] => {
     const poweredBy = t.hidePoweredBy ? '' : `<p class="admit-powered-by">${escapeHtml(lang.poweredBy)}</p>`;
     const footer = `<footer class="admit-footer">${poweredBy}</footer>`;
     const builtIn = () =>
       documentOf(
         title,
-        `<a class="admit-skip" href="#main">${escapeHtml(lang.skipToContent)}</a>${header}<main id="main">${content}</main>${footer}`,
+        [`<a class="admit-skip" href="#main">${escapeHtml(lang.skipToContent)}</a>${header}<main id="main">`, `</main>${footer}`],
         lang,
       );
     if (!t.layout) return builtIn();
@@ -193,18 +201,25 @@ export function buildPageTheme(t: ThemeInputs): PageTheme {
     if (rendered === null) return builtIn();
     const { html, slot } = rendered;
     const first = html.indexOf(slot);
-    const body =
+    return documentOf(
+      title,
       first < 0
-        ? `${html}<main id="main">${content}</main>`
-        : html.slice(0, first) +
-          content +
-          html
-            .slice(first + slot.length)
-            .split(slot)
-            .join('');
-    return documentOf(title, body, lang);
+        ? [`${html}<main id="main">`, '</main>']
+        : [
+            html.slice(0, first),
+            html
+              .slice(first + slot.length)
+              .split(slot)
+              .join(''),
+          ],
+      lang,
+    );
   };
-  return { css, locale, wrap, hidePoweredBy: t.hidePoweredBy };
+  const wrap = (content: string, title: string, lang?: PageLanguage): string => {
+    const [before, after] = shell(title, lang);
+    return before + content + after;
+  };
+  return { css, locale, wrap, shell, hidePoweredBy: t.hidePoweredBy };
 }
 
 /**

@@ -1,0 +1,58 @@
+import { expect } from 'vitest';
+
+interface HtmlResponse {
+  headers: Record<string, unknown>;
+  body: string;
+}
+
+/** The response's Content-Security-Policy directives, by name. */
+export function cspOf(res: HtmlResponse): Map<string, string[]> {
+  const header = res.headers['content-security-policy'];
+  expect(typeof header, 'a content-security-policy header').toBe('string');
+  return new Map(
+    String(header)
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...sources]) => [name!.toLowerCase(), sources]),
+  );
+}
+
+/** The nonce script-src allows (`'nonce-<it>'`), or null. */
+export function scriptNonceOf(res: HtmlResponse): string | null {
+  const source = cspOf(res)
+    .get('script-src')
+    ?.find((s) => s.startsWith("'nonce-"));
+  return source ? source.slice("'nonce-".length, -1) : null;
+}
+
+/**
+ * The opening tags of the page's scripts that run inline code: every `<script>` without `src`
+ * that is not a data block (`type="application/json"`).
+ */
+export function inlineScriptTags(body: string): string[] {
+  return [...body.matchAll(/<script\b[^>]*>/gi)]
+    .map((m) => m[0])
+    .filter((tag) => !/\ssrc\s*=/i.test(tag) && !/\stype\s*=\s*["']?application\/json/i.test(tag));
+}
+
+/**
+ * The page's policy allows no inline script but its own: no `'unsafe-inline'` in script-src, a
+ * nonce there, and every inline script carrying that nonce. Returns the nonce and how many
+ * inline scripts the page has.
+ */
+export function expectNoncedScripts(res: HtmlResponse): { nonce: string; scripts: number } {
+  const script = cspOf(res).get('script-src') ?? [];
+  expect(script).not.toContain("'unsafe-inline'");
+  const nonce = scriptNonceOf(res);
+  expect(nonce, 'a nonce in script-src').toMatch(/^[A-Za-z0-9+/]{22}==$/);
+  const tags = inlineScriptTags(res.body);
+  for (const tag of tags) expect(/\snonce="([^"]*)"/.exec(tag)?.[1], tag).toBe(nonce);
+  return { nonce: nonce!, scripts: tags.length };
+}
+
+/** The body without this response's nonce: what two responses of one cached page share. */
+export function withoutNonce(res: HtmlResponse): string {
+  const nonce = scriptNonceOf(res);
+  return nonce ? res.body.replaceAll(`nonce="${nonce}"`, 'nonce=""') : res.body;
+}
