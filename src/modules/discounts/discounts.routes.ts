@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/http/routes.ts';
 import { errorResponses, nullableInteger, slugParams } from '../../platform/http/schemas.ts';
+import { MAX_PRICE_CENTS } from '../../platform/limits.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
 import { createCodes, listCodes, MAX_GENERATED, removeCode, type CreateCodes } from './discounts.service.ts';
 
@@ -27,9 +28,14 @@ const codeSchema = {
 
 const terms = {
   percent_off: { type: 'integer', minimum: 1, maximum: 100 },
-  amount_off: { type: 'integer', minimum: 1, maximum: 100_000_000_00 },
+  amount_off: { type: 'integer', minimum: 1, maximum: MAX_PRICE_CENTS },
   max_uses: { ...nullableInteger, minimum: 1, maximum: 1_000_000_000 },
-  ticket_types: { type: ['array', 'null'], maxItems: 500, items: { type: 'integer', minimum: 1 } },
+  // ids past 2^53 cannot name a row (JSON reads them rounded), and past 2^63 not even be looked up
+  ticket_types: {
+    type: ['array', 'null'],
+    maxItems: 500,
+    items: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+  },
 } as const;
 
 export async function discountsRoutes(app: FastifyInstance): Promise<void> {

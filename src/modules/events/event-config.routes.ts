@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { assertEventVisible, requireAllEvents } from '../../platform/http/auth.ts';
 import { principalOf } from '../../platform/http/routes.ts';
 import { errorResponses, nullableInteger, slugParams } from '../../platform/http/schemas.ts';
+import { MAX_CAPACITY, MAX_LINE_QUANTITY, MAX_PRICE_CENTS } from '../../platform/limits.ts';
 import { duplicateEvent, getEventConfig, patchTicketType, putEventConfig, type TicketTypePatch } from './event-config.service.ts';
 import { getEvent, getTicketTypes } from './events.service.ts';
 
@@ -122,9 +123,9 @@ export async function eventConfigRoutes(app: FastifyInstance): Promise<void> {
           minProperties: 1,
           properties: {
             name: { type: 'string', minLength: 1, maxLength: 200 },
-            price_cents: { type: 'integer', minimum: 0, maximum: 100_000_000_00 },
-            capacity: { ...nullableInteger, minimum: 0, maximum: 2_000_000_000 },
-            max_per_order: { ...nullableInteger, minimum: 1, maximum: 10_000 },
+            price_cents: { type: 'integer', minimum: 0, maximum: MAX_PRICE_CENTS },
+            capacity: { ...nullableInteger, minimum: 0, maximum: MAX_CAPACITY },
+            max_per_order: { ...nullableInteger, minimum: 1, maximum: MAX_LINE_QUANTITY },
             on_sale: { type: 'boolean' },
             position: { type: 'integer', minimum: 0, maximum: 1_000_000 },
           },

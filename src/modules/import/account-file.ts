@@ -5,6 +5,7 @@ import { AppError } from '../../platform/errors.ts';
 import { lineTax } from '../../platform/money.ts';
 import { isReservedComponentName } from '../themes/templates.ts';
 import { isReservedAccountSlug } from '../accounts/reserved-slugs.ts';
+import { numberProblems } from './number-bounds.ts';
 
 const require = createRequire(import.meta.url);
 const schema = require('./account-file.schema.json') as object;
@@ -182,7 +183,8 @@ function importError(problems: string[]): AppError {
 /**
  * Validates against the contract's schema, then checks what a schema cannot: every `key`
  * reference resolves, keys are unique where they must be, and values are meaningful (a real
- * timezone, a sane time order). Throws one AppError naming every JSON path at fault.
+ * timezone, a sane time order, numbers the checkout and the columns can hold). Throws one
+ * AppError naming every JSON path at fault.
  */
 export function parseAccountFile(input: unknown): AccountFile {
   if (!validateSchema(input)) {
@@ -263,6 +265,7 @@ function crossCheck(f: AccountFile): string[] {
     }
   });
   (f.events ?? []).forEach((e, i) => crossCheckEvent(e, `$.events[${i}]`, seriesSlugs, unique, out));
+  out.push(...numberProblems(f));
   return out;
 }
 

@@ -36,6 +36,12 @@ export async function fulfilOrder(trx: Db, ctx: AppContext, order: FulfilTarget,
   await enqueue(trx, { accountId: order.account_id, kind: 'mail.tickets', payload: { order_id: order.id } });
 }
 
+/**
+ * Tickets written by one insert: a statement carries at most 65,535 parameters, ten a ticket, and
+ * one order can hold a hundred lines of up to MAX_LINE_QUANTITY tickets (platform/limits.ts).
+ */
+const MINT_SLICE = 2_000;
+
 /** One ticket per unit of each ticket line, refs `<order ref>-<n>`; idempotent per order. */
 export async function mintTickets(trx: Db, order: FulfilTarget, at: Date): Promise<void> {
   const existing = await trx.selectFrom('tickets').select('id').where('order_id', '=', order.id).limit(1).executeTakeFirst();
@@ -67,5 +73,10 @@ export async function mintTickets(trx: Db, order: FulfilTarget, at: Date): Promi
       });
     }
   }
-  if (rows.length) await trx.insertInto('tickets').values(rows).execute();
+  for (let i = 0; i < rows.length; i += MINT_SLICE) {
+    await trx
+      .insertInto('tickets')
+      .values(rows.slice(i, i + MINT_SLICE))
+      .execute();
+  }
 }

@@ -8,7 +8,7 @@ import type { AppError } from '../../platform/errors.ts';
 import { randomRef, randomSecret } from '../../platform/secrets.ts';
 import type { AppliedCode } from './codes.ts';
 import { fulfilOrder } from './fulfil-order.ts';
-import { catalogueChanged, invalidCode, soldOut } from './orders.errors.ts';
+import { catalogueChanged, invalidCode, shortOfStock } from './orders.errors.ts';
 import type { PricedLine } from './pricing.ts';
 import { expireHolds } from './stock.ts';
 
@@ -457,11 +457,12 @@ function plainOrdersText(columns: string[], lineKeys: string[]): string {
   const lineColumns = lineKeys.filter((c) => c !== 'order_ref');
   const id = (c: string) => `"${c.replaceAll('"', '""')}"`;
   const list = (names: string[], prefix: string) => names.map((c) => `${prefix}.${id(c)}`).join(', ');
-  // $1 the units taken, $2 the inventory row, $3 the orders, $4 their lines, $5 their log entries
+  // $1 the units taken (a bigint: a batch's sum can pass any integer column and is then short), $2 the
+  // inventory row, $3 the orders, $4 their lines, $5 their log entries
   text = `${PREPARE}
     with taken as (
-      update inventory i set taken = i.taken + $1::int
-      where i.id = $2::bigint and i.capacity - i.taken >= $1::int
+      update inventory i set taken = i.taken + $1::bigint
+      where i.id = $2::bigint and i.capacity - i.taken >= $1::bigint
       returning i.id),
     o as (
       insert into orders (${columns.map(id).join(', ')})
@@ -509,9 +510,7 @@ function allocate(
     const short = [...o.units].find(([id, q]) => (remaining.get(id) ?? 0) < q);
     if (short) {
       const [id] = short;
-      const left = remaining.get(id) ?? 0;
-      const name = o.names.get(id) ?? 'An item';
-      rejected.set(i, soldOut(left === 0 ? `"${name}" is sold out` : `"${name}": only ${left} left`));
+      rejected.set(i, shortOfStock(o.names.get(id) ?? 'An item', remaining.get(id) ?? 0));
       shortOf.add(id);
       continue;
     }

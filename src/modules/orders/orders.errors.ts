@@ -10,6 +10,9 @@ export const emailRequired = (): AppError =>
 export const amountTooSmall = (min: string): AppError =>
   new AppError('unprocessable', 'amount_too_small', `The total is below the smallest amount a card can be charged (${min})`);
 export const soldOut = (message: string): AppError => new AppError('conflict', 'sold_out', message);
+/** What the availability read says of an item short of stock: sold out, or how many are left. */
+export const shortOfStock = (name: string, left: number): AppError =>
+  soldOut(left === 0 ? `"${name}" is sold out` : `"${name}": only ${left} left`);
 export const invalidIdempotencyKey = (): AppError =>
   new AppError('unprocessable', 'invalid_idempotency_key', 'Idempotency-Key must be at most 200 characters');
 export const notCancelable = (status: string): AppError =>

@@ -1,4 +1,5 @@
 import { errorResponses, nullableString, slugParams } from '../../platform/http/schemas.ts';
+import { MAX_LINE_QUANTITY } from '../../platform/limits.ts';
 
 const nullableTime = { type: ['string', 'null'], format: 'date-time' } as const;
 
@@ -131,7 +132,15 @@ export const createOrderBody = {
         type: 'object',
         additionalProperties: false,
         required: ['ticket_type_id', 'quantity'],
-        properties: { ticket_type_id: { type: 'integer' }, quantity: { type: 'integer' } },
+        properties: {
+          ticket_type_id: { type: 'integer' },
+          quantity: {
+            type: 'integer',
+            description:
+              `at least 1, at most the type's max_per_order and never more than ${MAX_LINE_QUANTITY} (422 invalid_items); ` +
+              'more than is left of a type with a capacity, however many more: 409 sold_out',
+          },
+        },
       },
     },
     email: { type: 'string', maxLength: 254 },

@@ -7,6 +7,7 @@ import { buildLines, inventoryNames, type BasketRequest } from './build-lines.ts
 import { loadCatalogue, type Catalogue } from './catalogue.ts';
 import { applyCodes, type AppliedCode } from './codes.ts';
 import { apiHoldEnd } from './holds.ts';
+import { boundsProblem, oversizedLines, refuseOutOfBounds, refuseOversized, withStandIns } from './order-bounds.ts';
 import { amountTooSmall, emailRequired, salesClosed } from './orders.errors.ts';
 import { cardMinimum, orderTotals, type PricedLine } from './pricing.ts';
 import { writeOrder, type OrderRow, type PreparedOrder } from './order-writer.ts';
@@ -92,7 +93,9 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
     `${input.accountId}/${event.id}/${[...typeIds].sort((a, b) => a - b).join(',')}/${+needs.goods}${+needs.sessions}${+needs.donations}`,
     () => loadCatalogue(ctx.db, input.accountId, event.id, typeIds, needs),
   );
-  const built = buildLines(input, catalogue, {
+  // a line past MAX_LINE_QUANTITY is checked like any other, then refused (order-bounds.ts)
+  const oversized = oversizedLines(input);
+  const built = buildLines(oversized.length ? withStandIns(input) : input, catalogue, {
     eventId: event.id,
     eventCurrency: event.currency,
     currency,
@@ -100,7 +103,10 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
     audienceId: input.audienceId ?? null,
     sessionsSelectable: input.channel === 'web',
   });
+  if (oversized.length) await refuseOversized(ctx, input.accountId, oversized, built, now);
   const lines = input.comp ? built.map((l) => ({ ...l, unit_price_cents: 0, total_cents: 0, tax_cents: 0 })) : built;
+  const problem = boundsProblem(lines, event.tax_mode, currency);
+  if (problem !== null) await refuseOutOfBounds(ctx, input.accountId, lines, problem, now);
   const codes: AppliedCode[] =
     input.codes?.length && !input.comp
       ? await applyCodes(ctx.db, input.accountId, event.id, input.codes, lines, event.tax_mode, now)

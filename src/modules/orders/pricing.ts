@@ -50,6 +50,10 @@ export function groupUnitPrice(unit: number, quantity: number, tiers: readonly G
   return Number(divRound(BigInt(unit) * BigInt(100 - best.percent_off), 100n));
 }
 
+/**
+ * A line priced: its total, and its tax (lineTax, exact however large). The total is exact while it
+ * is a safe integer; the checkout takes no line past MAX_ORDER_CENTS (order-bounds.ts), far below.
+ */
 export function priceLine(base: Omit<PricedLine, 'total_cents' | 'tax_cents'>, taxMode: 'inclusive' | 'exclusive'): PricedLine {
   const total = base.unit_price_cents * base.quantity;
   // spelled out, not `{ ...base, total_cents, tax_cents }`: V8 copies a spread followed by more

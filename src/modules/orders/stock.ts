@@ -56,16 +56,17 @@ export async function readAvailability(
 /**
  * Takes `units` of each inventory row with one guarded update per row, in id order so two
  * orders never wait on each other in a cycle. Returns the first row that could not be taken,
- * or null when everything was reserved. Call inside the order's transaction.
+ * or null when everything was reserved. Call inside the order's transaction. The units are
+ * compared as a bigint: a sum of lines can pass what an integer column holds, and is then short.
  */
 export async function tryReserve(trx: Db, units: Map<number, number>): Promise<number | null> {
   for (const id of [...units.keys()].sort((a, b) => a - b)) {
-    const q = units.get(id)!;
+    const q = sql<number>`${units.get(id)!}::bigint`;
     const r = await trx
       .updateTable('inventory')
-      .set((eb) => ({ taken: eb('taken', '+', q) }))
+      .set((eb) => ({ taken: sql<number>`${eb.ref('taken')} + ${q}` }))
       .where('id', '=', id)
-      .where((eb) => eb('taken', '<=', eb('capacity', '-', q)))
+      .where((eb) => eb('taken', '<=', sql<number>`${eb.ref('capacity')} - ${q}`))
       .executeTakeFirst();
     if (r.numUpdatedRows === 0n) return id;
   }
@@ -85,7 +86,7 @@ export async function releaseStock(trx: Db, orderIds: number[]): Promise<void> {
   for (const id of [...units.keys()].sort((a, b) => a - b)) {
     await trx
       .updateTable('inventory')
-      .set((eb) => ({ taken: sql<number>`greatest(0, ${eb.ref('taken')} - ${units.get(id)!})` }))
+      .set((eb) => ({ taken: sql<number>`greatest(0, ${eb.ref('taken')} - ${units.get(id)!}::bigint)` }))
       .where('id', '=', id)
       .execute();
   }
