@@ -2,7 +2,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { loadConfig, type Config } from '../src/platform/config.ts';
 import { TestClock } from '../src/platform/clock.ts';
 import type { AppContext } from '../src/platform/context.ts';
-import { buildApp } from '../src/platform/http/app.ts';
+import { buildApp } from '../src/app.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { startJobs, type JobRunner } from '../src/platform/jobs/jobs.ts';
 import { allJobs } from '../src/modules/jobs.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../platform/http/routes.ts';
+import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/schemas.ts';
 import { getAccount } from './accounts.service.ts';
 

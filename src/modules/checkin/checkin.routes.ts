@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../platform/http/routes.ts';
+import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses, timestamp } from '../../platform/http/schemas.ts';
 import {
   checkInOrder,
@@ -11,10 +11,10 @@ import {
   getCheckinLists,
   getCheckins,
 } from './checkin.service.ts';
-import { emptyJsonIsNoBody } from './lenient-json.ts';
+import { emptyJsonIsNoBody } from '../../platform/http/lenient-json.ts';
 import { batchBodySchema, batchResponseSchema, syncQuerySchema, syncResponseSchema } from './offline.schemas.ts';
 import { syncList, uploadScans, type ScanUpload } from './offline.service.ts';
-import { paginationMetaSchema, pagingQuerySchema } from './paging.ts';
+import { paginationMetaSchema, pagingQuerySchema } from '../../platform/db/paging.ts';
 
 const listSchema = {
   $id: 'CheckinList',

@@ -19,7 +19,7 @@ import {
   orderTicketsForList,
   type CheckinListRow,
 } from './checkin.repo.ts';
-import { lookupModeOf, paginationMeta, parsePaging, totalPages, type PaginationMeta } from './paging.ts';
+import { lookupModeOf, paginationMeta, parsePaging, totalPages, type PaginationMeta } from '../../platform/db/paging.ts';
 
 export interface CheckinListView {
   id: number;

@@ -1,5 +1,5 @@
 import { minorDigits } from '../../platform/money.ts';
-import { tzOffset } from '../reports/range.ts';
+import { tzOffset } from '../../platform/date-range.ts';
 import type { EventDocument } from '../events/event-config.service.ts';
 
 /**

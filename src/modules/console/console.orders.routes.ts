@@ -12,7 +12,8 @@ import {
   type OrderFilter,
 } from '../orders/order-search.ts';
 import { csvKindOf, exportOrdersCsv } from '../orders/orders-csv.ts';
-import { cancelOrder, createCompOrder, patchBuyer } from '../orders/orders.service.ts';
+import { createCompOrder, patchBuyer } from '../orders/orders.service.ts';
+import { cancelOrder } from '../payments/cancel-order.service.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import { resendOrderMail } from '../orders/resend.service.ts';
 import { refundOrder } from '../refunds/refund-order.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../platform/http/routes.ts';
+import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses, nullableInteger, slugParams } from '../../platform/http/schemas.ts';
 import { MAX_PRICE_CENTS } from '../../platform/limits.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';

@@ -1,6 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import { raw, type SafeHtml } from '../../platform/http/html.ts';
-import { sanitizeHtml } from '../themes/sanitize.ts';
+import { sanitizeHtml } from '../../platform/sanitize.ts';
 
 /**
  * The event's description (Markdown, written by the organiser) as HTML for the buyer pages.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { assertEventVisible, requireAllEvents } from '../../platform/http/auth.ts';
-import { principalOf } from '../../platform/http/routes.ts';
+import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses, nullableInteger, slugParams } from '../../platform/http/schemas.ts';
 import { MAX_CAPACITY, MAX_LINE_QUANTITY, MAX_PRICE_CENTS } from '../../platform/limits.ts';
 import { duplicateEvent, getEventConfig, patchTicketType, putEventConfig, type TicketTypePatch } from './event-config.service.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../platform/http/routes.ts';
+import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses, nullableInteger, nullableString, slugParams } from '../../platform/http/schemas.ts';
 import { serializedOnce } from '../../platform/http/serialized.ts';
 import { eventConfigRoutes } from './event-config.routes.ts';

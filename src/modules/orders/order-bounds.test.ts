@@ -8,7 +8,7 @@ import { boundsProblem } from './order-bounds.ts';
 import { writeBatch } from './order-writer.ts';
 import { prepareOrder } from './place-order.ts';
 import { priceLine } from './pricing.ts';
-import { tryReserve } from './stock.ts';
+import { tryReserve } from '../inventory/stock.ts';
 
 /**
  * Every number on the order path either refused with the documented error or computed exactly:

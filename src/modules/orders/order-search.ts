@@ -5,7 +5,7 @@ import type { OrderStatus } from '../../platform/db/schema.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/http/auth.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
-import { addDays, parseDate, zonedMidnight } from '../reports/range.ts';
+import { addDays, parseDate, zonedMidnight } from '../../platform/date-range.ts';
 
 /**
  * Finding orders of an event (the console's orders desk and the CSV exports): a search over

@@ -10,7 +10,7 @@ import type { AppliedCode } from './codes.ts';
 import { fulfilOrder } from './fulfil-order.ts';
 import { catalogueChanged, invalidCode, shortOfStock } from './orders.errors.ts';
 import type { PricedLine } from './pricing.ts';
-import { expireHolds } from './stock.ts';
+import { expireHolds } from '../inventory/stock.ts';
 
 /**
  * The write stage of the checkout pipeline, with group commit.

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { actorOf, canSeeEvent } from '../../platform/http/auth.ts';
-import { ignoreBodies } from '../../platform/http/ignore-body.ts';
 import { resendOrderMail } from './resend.service.ts';
 import { parseOrderFilter } from './order-search.ts';
 import { csvKindOf, exportOrdersCsv } from './orders-csv.ts';
-import { principalOf } from '../../platform/http/routes.ts';
+import { principalOf } from '../../platform/http/auth.ts';
 import {
   createdOrderSchema,
   createOrderBody,
@@ -16,7 +15,6 @@ import {
   slugParams,
 } from './orders.schemas.ts';
 import {
-  cancelOrder,
   createOrderViaApi,
   replayIdempotentOrder,
   getOrder,
@@ -187,21 +185,4 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(202).send(result);
     },
   );
-
-  await app.register(async (scope) => {
-    ignoreBodies(scope);
-    scope.post<{ Params: { ref: string } }>(
-      '/orders/:ref/cancel',
-      {
-        config: { capability: 'orders.manage' },
-        schema: {
-          tags: ['orders'],
-          summary: 'Cancel a pending order (stock released); any body is ignored',
-          params: refParams,
-          response: { 200: { $ref: 'Order#' }, ...errorResponses(401, 403, 404, 422, 429, 500, 502) },
-        },
-      },
-      async (request) => cancelOrder(app.ctx, principalOf(request), request.params.ref),
-    );
-  });
 }

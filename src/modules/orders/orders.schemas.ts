@@ -91,7 +91,8 @@ export const orderSchema = {
   },
 } as const;
 
-const { $id: _id, ...orderShape } = orderSchema;
+/** The order's shape without its schema id, for routes outside the orders plugin that answer an order. */
+export const { $id: _id, ...orderShape } = orderSchema;
 
 export const createdOrderSchema = {
   ...orderShape,

@@ -4,8 +4,7 @@ import { AppError } from '../../platform/errors.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
-import { voidTerminalPayment } from '../payments/terminal.ts';
-import { cancelFailed, invalidBody, invalidIdempotencyKey, notCancelable, orderNotFound } from './orders.errors.ts';
+import { invalidBody, invalidIdempotencyKey, orderNotFound } from './orders.errors.ts';
 import { findOrderById, findOrderByRef, listOrders, logOrder, type OrderRecord } from './orders.repo.ts';
 import {
   capabilityUrls,
@@ -16,7 +15,7 @@ import {
   type OrderView,
 } from './orders.presenter.ts';
 import { placeOrder } from './place-order.ts';
-import { expireHolds, releaseStock } from './stock.ts';
+import { expireHolds } from '../inventory/stock.ts';
 
 export const MAX_IDEMPOTENCY_KEY = 200;
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
@@ -154,53 +153,6 @@ export async function patchBuyer(ctx: AppContext, p: Principal, ref: string, bod
       });
     });
   }
-  const [view] = await presentOrders(ctx.db, [(await findOrderById(ctx.db, p.accountId, order.id))!]);
-  return view!;
-}
-
-/**
- * Pending to canceled, stock released. A door sale's live card-present payment is voided first;
- * when that cannot be proven, nothing changes (502 cancel_failed).
- */
-export async function cancelOrder(ctx: AppContext, p: Principal, ref: string): Promise<OrderView> {
-  const order = await loadVisibleOrder(ctx, p, ref);
-  if (order.status !== 'pending') throw notCancelable(order.status);
-  const terminal = await ctx.db
-    .selectFrom('payments')
-    .select(['id', 'provider_ref', 'account_id'])
-    .where('order_id', '=', order.id)
-    .where('rail', '=', 'terminal')
-    .where('status', '=', 'pending')
-    .execute();
-  for (const payment of terminal) {
-    // Outside any transaction: a provider call never holds database locks.
-    const outcome = await voidTerminalPayment(ctx, payment).catch(() => 'unknown' as const);
-    if (outcome !== 'voided') throw cancelFailed();
-  }
-  await ctx.db.transaction().execute(async (trx) => {
-    const locked = await trx
-      .selectFrom('orders')
-      .select('status')
-      .where('id', '=', order.id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    if (locked.status !== 'pending') throw notCancelable(locked.status);
-    const now = ctx.clock.now();
-    if (terminal.length) {
-      await trx
-        .updateTable('payments')
-        .set({ status: 'canceled' })
-        .where(
-          'id',
-          'in',
-          terminal.map((t) => t.id),
-        )
-        .execute();
-    }
-    await trx.updateTable('orders').set({ status: 'canceled', canceled_at: now }).where('id', '=', order.id).execute();
-    await releaseStock(trx, [order.id]);
-    await logOrder(trx, order, 'canceled', now, { by: actorOf(p) });
-  });
   const [view] = await presentOrders(ctx.db, [(await findOrderById(ctx.db, p.accountId, order.id))!]);
   return view!;
 }

@@ -11,7 +11,7 @@ import { boundsProblem, oversizedLines, refuseOutOfBounds, refuseOversized, with
 import { amountTooSmall, emailRequired, salesClosed } from './orders.errors.ts';
 import { cardMinimum, orderTotals, type PricedLine } from './pricing.ts';
 import { writeOrder, type OrderRow, type PreparedOrder } from './order-writer.ts';
-import { unitsByInventory } from './stock.ts';
+import { unitsByInventory } from '../inventory/stock.ts';
 
 export interface PlaceOrderInput extends BasketRequest {
   accountId: number;

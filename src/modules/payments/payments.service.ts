@@ -8,7 +8,7 @@ import type { Job } from '../../platform/jobs/jobs.ts';
 import { applyBp } from '../../platform/money.ts';
 import { fulfilOrder } from '../orders/fulfil-order.ts';
 import { logOrder } from '../orders/orders.repo.ts';
-import { releaseStock, tryReserve, unitsByInventory } from '../orders/stock.ts';
+import { releaseStock, tryReserve, unitsByInventory } from '../inventory/stock.ts';
 import { providerFor, type PaymentProvider } from './providers.ts';
 
 type Account = Selectable<AccountsTable>;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ignoreBodies } from '../../platform/http/ignore-body.ts';
 import { actorOf } from '../../platform/http/auth.ts';
-import { principalOf } from '../../platform/http/routes.ts';
+import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/schemas.ts';
 import { loadVisibleOrder } from '../orders/orders.service.ts';
 import { refParams } from '../orders/orders.schemas.ts';

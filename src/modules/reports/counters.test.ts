@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { compactReportCounters } from './compact-counters.ts';
 import { INCOME_FIGURES } from './income.ts';
-import { resolveRange } from './range.ts';
+import { resolveRange } from '../../platform/date-range.ts';
 
 /**
  * The report counters (migration 0009) against a recount from the orders written the plain

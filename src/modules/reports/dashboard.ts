@@ -4,7 +4,7 @@ import type { Principal } from '../../platform/http/auth.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
 import { availabilityReport, type AvailabilityReport } from './availability.ts';
 import { isLiveHold } from './live-holds.ts';
-import { addDays, localDate } from './range.ts';
+import { addDays, localDate } from '../../platform/date-range.ts';
 
 /**
  * An event's dashboard (issue 17): money and tickets over time by day, week or month in the event's timezone,

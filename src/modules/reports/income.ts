@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import type { IncomeCountersTable } from '../../platform/db/schema.ts';
 import { isLiveHold } from './live-holds.ts';
-import { addDays, localDate, zonedMidnight, type ResolvedRange } from './range.ts';
+import { addDays, localDate, zonedMidnight, type ResolvedRange } from '../../platform/date-range.ts';
 
 export const INCOME_FIGURES = [
   'orders',

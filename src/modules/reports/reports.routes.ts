@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../platform/http/routes.ts';
+import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses, slugParams } from '../../platform/http/schemas.ts';
 import type { ReportQuery } from './orders-report.ts';
 import { getAvailability, getIncome, getOrdersReport, getSavedReports } from './reports.service.ts';

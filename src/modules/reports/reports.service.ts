@@ -8,7 +8,7 @@ import { loadVisibleEvent } from '../events/events.service.ts';
 import { availabilityReport, type AvailabilityReport } from './availability.ts';
 import { incomeReport, type IncomeReport } from './income.ts';
 import { ordersReport, type OrdersReport, type ReportQuery } from './orders-report.ts';
-import { resolveRange } from './range.ts';
+import { resolveRange } from '../../platform/date-range.ts';
 
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 

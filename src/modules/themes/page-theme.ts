@@ -13,7 +13,7 @@ import {
   typefaceStack,
   TYPEFACE_DEFAULTS,
 } from './theme-options.ts';
-import { sanitizeHtml } from './sanitize.ts';
+import { sanitizeHtml } from '../../platform/sanitize.ts';
 import { imagePath } from './images.repo.ts';
 import { RESERVED_COMPONENT_NAMES } from './templates.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { principalOf } from '../../platform/http/routes.ts';
+import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses, timestamp } from '../../platform/http/schemas.ts';
-import { emptyJsonIsNoBody } from '../checkin/lenient-json.ts';
-import { paginationMetaSchema, pagingQuerySchema } from '../checkin/paging.ts';
+import { emptyJsonIsNoBody } from '../../platform/http/lenient-json.ts';
+import { paginationMetaSchema, pagingQuerySchema } from '../../platform/db/paging.ts';
 import { CALCULATED_KEYS, COLOR_KEYS, SETTABLE_KEYS } from './theme-settings.ts';
 import {
   createTheme,

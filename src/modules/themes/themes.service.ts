@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { requireAllEvents, type Principal } from '../../platform/http/auth.ts';
 import { iso } from '../../platform/time.ts';
-import { lookupModeOf, paginationMeta, parsePaging } from '../checkin/paging.ts';
+import { lookupModeOf, paginationMeta, parsePaging } from '../../platform/db/paging.ts';
 import { fetchImage, ImageFetchError, type FetchedImage } from './image-fetch.ts';
 import { copyImage, findImages, imagePath, insertImage } from './images.repo.ts';
 import { COLOR_KEYS, mergeSettings, presentSettings, validateSettings } from './theme-settings.ts';

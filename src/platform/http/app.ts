@@ -7,7 +7,6 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { errorSchema, sendError, statusOf, toAppError } from './errors.ts';
 import { redactUrl } from '../logger.ts';
-import { machineApi, accountApi, buyerPages, consolePages, publicRoutes } from './routes.ts';
 import { addMethodNotAllowed, watchRoutes } from './method-not-allowed.ts';
 import { renderErrorPage } from './html.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -22,6 +21,8 @@ declare module 'fastify' {
 }
 
 export interface BuildOptions {
+  /** The route table (src/routes.ts): the platform knows no module's routes. */
+  routes: (app: FastifyInstance, ctx: AppContext) => Promise<void>;
   /** Extra routes (tests), registered with the others so they get the 405 pass too. */
   extend?: (app: FastifyInstance) => void;
 }
@@ -29,7 +30,7 @@ export interface BuildOptions {
 /** Trusts the socket's peer and the n-1 proxies before it: hop 0 is the socket's address. */
 const hops = (n: number) => (_address: string, hop: number) => hop < n;
 
-export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+export async function createHttpApp(ctx: AppContext, opts: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimit,
@@ -120,11 +121,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
 
   const seen = watchRoutes(app);
-  await app.register(publicRoutes);
-  await app.register(machineApi, { prefix: '/api/v1' });
-  await app.register(buyerPages);
-  await app.register(consolePages);
-  await app.register(accountApi);
+  await opts.routes(app, ctx);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   opts.extend?.(app);
   await app.after();

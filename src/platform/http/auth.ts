@@ -108,3 +108,21 @@ export function assertEventVisible(p: Principal, slug: string): void {
 export function requireAllEvents(p: Principal): void {
   if (p.eventSlugs !== null) throw forbidden('This needs a token with access to all events');
 }
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Machine API: the capability this route needs (spec section 5). */
+    capability?: Capability;
+    /** Machine API: the route acts on the whole account, so an event-limited token gets 403. */
+    allEvents?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/** The authenticated principal of a request that passed one of the guards below. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('route is missing the auth hook');
+  return request.principal;
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { buildApp } from './app.ts';
+import { buildApp } from '../../app.ts';
 import { makeAccountFile, seedAccount } from '../../../test/factories.ts';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { AppContext } from '../context.ts';
-import type { Job } from './jobs.ts';
+import type { Job } from './job.ts';
 
 export interface JobThread {
   /** Asks the thread to finish its run and drain, then waits for it (killed after `graceMs`). */

@@ -1,4 +1,4 @@
-import { dateTimeFormat } from '../../platform/time.ts';
+import { dateTimeFormat } from './time.ts';
 
 /**
  * The report window shared by the income and orders reports (spec 4.1, query table). Pure: the

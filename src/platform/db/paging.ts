@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/database.ts';
+import type { Db } from './database.ts';
 
 /**
  * Paging of the account-scoped (B) lists (contract section 4): `page` default 1, `per_page`

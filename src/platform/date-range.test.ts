@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, localDate, parseDate, resolveRange, zonedMidnight } from './range.ts';
+import { addDays, localDate, parseDate, resolveRange, zonedMidnight } from './date-range.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
 const BER = 'Europe/Berlin';

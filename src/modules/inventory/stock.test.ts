@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
-import { writeBatch, type WriteOutcome } from './order-writer.ts';
-import { prepareOrder, type PlaceOrderInput } from './place-order.ts';
+import { writeBatch, type WriteOutcome } from '../orders/order-writer.ts';
+import { prepareOrder, type PlaceOrderInput } from '../orders/place-order.ts';
 import { availabilityQuery, expireHolds, lapsedHolds, readAvailability } from './stock.ts';
 
 /**
