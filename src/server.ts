@@ -5,7 +5,7 @@ import type { AppContext } from './platform/context.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, type Database } from './platform/db/database.ts';
 import { migrate } from './platform/db/migrate.ts';
-import { buildApp } from './platform/http/app.ts';
+import { buildApp } from './app.ts';
 import { createLogger } from './platform/logger.ts';
 import { startJobs, type JobRunner } from './platform/jobs/jobs.ts';
 import { allJobs } from './modules/jobs.ts';
