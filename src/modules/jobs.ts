@@ -4,9 +4,9 @@ import { holdSweeper } from './orders/orders.service.ts';
 import { plannerStatistics } from './orders/planner-statistics.ts';
 import { outboxHandlers } from './outbox-handlers.ts';
 import { feeFiller } from './payments/payments.service.ts';
-import { refundReconciler } from './refunds/refund-order.ts';
-import { counterCompactor } from './reports/compact-counters.ts';
-import { webhookJob } from './webhooks/delivery.ts';
+import { refundReconciler } from './refunds/refund-order.service.ts';
+import { counterCompactor } from './reports/compact-counters.repo.ts';
+import { webhookJob } from './webhooks/delivery.service.ts';
 
 /**
  * Every periodic job of the service. Each must be safe when several instances run it at once

@@ -11,7 +11,7 @@ import { startFakeSmtp, type FakeSmtp } from '../fakes/fake-smtp.ts';
 import { freePort } from '../net.ts';
 import type { Db } from '../../src/platform/db/database.ts';
 import { createEndpoint } from '../../src/modules/webhooks/webhooks.service.ts';
-import { deliverWebhooks, settleWebhooks } from '../../src/modules/webhooks/delivery.ts';
+import { deliverWebhooks, settleWebhooks } from '../../src/modules/webhooks/delivery.service.ts';
 
 /**
  * Fault scenarios against PostgreSQL (npm run test:chaos): a failing payment provider, a failing

@@ -37,7 +37,7 @@ import {
   viewerOf,
 } from './console.http.ts';
 import { send, see } from './console.http.ts';
-import { buttonForm, consolePage, field, flashOf, hiddenCsrf, publicPage, type FieldErrors } from './console.layout.ts';
+import { buttonForm, consolePage, field, flashOf, hiddenCsrf, publicPage, type FieldErrors } from './console-layout.view.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;

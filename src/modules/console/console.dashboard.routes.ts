@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { html, raw } from '../../platform/http/html.ts';
 import { formatMoney, minorDigits } from '../../platform/money.ts';
-import { DASHBOARD_GROUPS, eventDashboard, type DashboardGroup } from '../reports/dashboard.ts';
-import { barChart } from './charts.ts';
-import { eventTabs } from './console.event-tabs.ts';
+import { DASHBOARD_GROUPS, eventDashboard, type DashboardGroup } from '../reports/dashboard.service.ts';
+import { barChart } from './charts.view.ts';
+import { eventTabs } from './event-tabs.view.ts';
 import { CONSOLE_PAGE, principalOfViewer, requireRole, viewerOf } from './console.http.ts';
-import { consolePage } from './console.layout.ts';
+import { consolePage } from './console-layout.view.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 
 /** An event's dashboard in the console (issue 17): for everyone who may read orders. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
-import { niceStep } from './charts.ts';
+import { niceStep } from './charts.view.ts';
 
 /** The event dashboard: figures from the report counters, an SVG chart with its numbers, by day, week or month. */
 

@@ -8,7 +8,7 @@ import { syncList, uploadScans, type ScanUpload } from '../checkin/offline.servi
 import { asset } from './console.assets.ts';
 import { CONSOLE_PAGE, principalOfViewer, requireRole, viewerOf, type Viewer } from './console.http.ts';
 import { send } from './console.http.ts';
-import { consolePage } from './console.layout.ts';
+import { consolePage } from './console-layout.view.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 
 /**

@@ -15,11 +15,20 @@ import {
   localInput,
   readItem,
   type KindSpec,
-} from './catalogue.ts';
+} from './catalogue-form.ts';
 import { can, checkForm, formList, requireRole, viewerOf, type Viewer, CONSOLE_FORM, CONSOLE_PAGE } from './console.http.ts';
 import { send, see } from './console.http.ts';
-import { eventTabs } from './console.event-tabs.ts';
-import { checkbox, consolePage, field, flashOf, hiddenCsrf, select, type FieldErrors, type Flash } from './console.layout.ts';
+import { eventTabs } from './event-tabs.view.ts';
+import {
+  checkbox,
+  consolePage,
+  field,
+  flashOf,
+  hiddenCsrf,
+  select,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 
 const page = CONSOLE_PAGE;

@@ -10,14 +10,14 @@ import {
   parseOrderFilter,
   searchOrders,
   type OrderFilter,
-} from '../orders/order-search.ts';
-import { csvKindOf, exportOrdersCsv } from '../orders/orders-csv.ts';
+} from '../orders/order-search.repo.ts';
+import { csvKindOf, exportOrdersCsv } from '../orders/orders-csv.service.ts';
 import { createCompOrder, patchBuyer } from '../orders/orders.service.ts';
 import { cancelOrder } from '../payments/cancel-order.service.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import { resendOrderMail } from '../orders/resend.service.ts';
-import { refundOrder } from '../refunds/refund-order.ts';
-import { eventTabs } from './console.event-tabs.ts';
+import { refundOrder } from '../refunds/refund-order.service.ts';
+import { eventTabs } from './event-tabs.view.ts';
 import {
   can,
   checkForm,
@@ -29,7 +29,16 @@ import {
   CONSOLE_PAGE,
 } from './console.http.ts';
 import { send, see } from './console.http.ts';
-import { buttonForm, checkbox, consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console.layout.ts';
+import {
+  buttonForm,
+  checkbox,
+  consolePage,
+  field,
+  hiddenCsrf,
+  select,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 
 /**

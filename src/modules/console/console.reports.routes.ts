@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { formatMoney } from '../../platform/money.ts';
-import { GROUPS } from '../reports/orders-report.ts';
-import type { ReportQuery } from '../reports/orders-report.ts';
+import { GROUPS } from '../reports/orders-report.service.ts';
+import type { ReportQuery } from '../reports/orders-report.service.ts';
 import {
   deleteSavedReport,
   getIncome,
@@ -12,7 +12,7 @@ import {
   reportQueryString,
   saveReport,
 } from '../reports/reports.service.ts';
-import { eventTabs } from './console.event-tabs.ts';
+import { eventTabs } from './event-tabs.view.ts';
 import {
   can,
   checkForm,
@@ -24,7 +24,16 @@ import {
   CONSOLE_PAGE,
 } from './console.http.ts';
 import { send, see } from './console.http.ts';
-import { buttonForm, consolePage, field, flashOf, hiddenCsrf, select, type FieldErrors, type Flash } from './console.layout.ts';
+import {
+  buttonForm,
+  consolePage,
+  field,
+  flashOf,
+  hiddenCsrf,
+  select,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 
 /**

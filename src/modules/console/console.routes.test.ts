@@ -4,7 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
-import { renderInvitationMail, renderPasswordResetMail } from '../users/users.mails.ts';
+import { renderInvitationMail, renderPasswordResetMail } from '../users/users.mail.ts';
 
 let t: TestApp;
 const PW = 'a long enough password';

@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { ConsoleClient, csrfIn, form } from '../../../test/console-client.ts';
-import { renderPasswordResetMail } from '../users/users.mails.ts';
+import { renderPasswordResetMail } from '../users/users.mail.ts';
 import { RESET_ANSWER_FLOOR_MS } from '../users/credentials.service.ts';
 
 // What an attacker tries against the console's own forms: a forged sign-in, an old reset link,

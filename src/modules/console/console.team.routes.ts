@@ -18,7 +18,7 @@ import {
   select,
   type FieldErrors,
   type Flash,
-} from './console.layout.ts';
+} from './console-layout.view.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;

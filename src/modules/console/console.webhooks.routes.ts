@@ -15,10 +15,19 @@ import {
   sendTestEvent,
   updateEndpoint,
 } from '../webhooks/webhooks.service.ts';
-import { fromLocalInput } from './catalogue.ts';
+import { fromLocalInput } from './catalogue-form.ts';
 import { checkForm, CONSOLE_FORM, CONSOLE_PAGE, formList, requireRole, viewerOf, type Viewer } from './console.http.ts';
 import { send, see } from './console.http.ts';
-import { buttonForm, checkbox, consolePage, field, flashOf, hiddenCsrf, type FieldErrors, type Flash } from './console.layout.ts';
+import {
+  buttonForm,
+  checkbox,
+  consolePage,
+  field,
+  flashOf,
+  hiddenCsrf,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { findEventBySlug } from '../events/events.repo.ts';
-import { placeOrder } from '../orders/place-order.ts';
+import { placeOrder } from '../orders/place-order.service.ts';
 
 let t: TestApp;
 let acct: Awaited<ReturnType<typeof seedAccount>>;

@@ -8,7 +8,7 @@ import { isUniqueViolation } from '../../platform/db/pg-errors.ts';
 import { iso } from '../../platform/time.ts';
 import { parseAccountFile, type AccountFile, type EventIn, type TicketTypeIn } from '../import/account-file.ts';
 import { writeEvent } from '../import/import.service.ts';
-import { expireHolds } from '../inventory/stock.ts';
+import { expireHolds } from '../inventory/stock.repo.ts';
 
 /**
  * An event's configuration as one document: the account file's event object (contract section

@@ -1,5 +1,5 @@
 import { formatMoney } from '../../platform/money.ts';
-import type { Catalogue, CatalogueGood, CatalogueType } from './catalogue.ts';
+import type { Catalogue, CatalogueGood, CatalogueType } from './catalogue.repo.ts';
 import { invalidItems } from './orders.errors.ts';
 import { groupUnitPrice, priceIn, priceLine, type PricedLine } from './pricing.ts';
 

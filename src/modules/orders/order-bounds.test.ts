@@ -5,10 +5,10 @@ import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories
 import { MAX_LINE_QUANTITY, MAX_ORDER_CENTS, MAX_PRICE_CENTS, PG_INT_MAX } from '../../platform/limits.ts';
 import { findEventBySlug } from '../events/events.repo.ts';
 import { boundsProblem } from './order-bounds.ts';
-import { writeBatch } from './order-writer.ts';
-import { prepareOrder } from './place-order.ts';
+import { writeBatch } from './order-writer.repo.ts';
+import { prepareOrder } from './place-order.service.ts';
 import { priceLine } from './pricing.ts';
-import { tryReserve } from '../inventory/stock.ts';
+import { tryReserve } from '../inventory/stock.repo.ts';
 
 /**
  * Every number on the order path either refused with the documented error or computed exactly:

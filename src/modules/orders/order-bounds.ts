@@ -4,7 +4,7 @@ import { formatMoney } from '../../platform/money.ts';
 import { inventoryNames, type BasketRequest } from './build-lines.ts';
 import { invalidItems, shortOfStock } from './orders.errors.ts';
 import type { PricedLine } from './pricing.ts';
-import { readAvailability, unitsByInventory } from '../inventory/stock.ts';
+import { readAvailability, unitsByInventory } from '../inventory/stock.repo.ts';
 
 /**
  * The checkout's bounds on what one order can take (platform/limits.ts): a request line of at

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { actorOf, canSeeEvent } from '../../platform/http/auth.ts';
 import { resendOrderMail } from './resend.service.ts';
-import { parseOrderFilter } from './order-search.ts';
-import { csvKindOf, exportOrdersCsv } from './orders-csv.ts';
+import { parseOrderFilter } from './order-search.repo.ts';
+import { csvKindOf, exportOrdersCsv } from './orders-csv.service.ts';
 import { principalOf } from '../../platform/http/auth.ts';
 import {
   createdOrderSchema,

@@ -14,8 +14,8 @@ import {
   type OrderDetailView,
   type OrderView,
 } from './orders.presenter.ts';
-import { placeOrder } from './place-order.ts';
-import { expireHolds } from '../inventory/stock.ts';
+import { placeOrder } from './place-order.service.ts';
+import { expireHolds } from '../inventory/stock.repo.ts';
 
 export const MAX_IDEMPOTENCY_KEY = 200;
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
-import { renderPayLinkMail, renderTicketMail } from './order-mails.ts';
+import { renderPayLinkMail, renderTicketMail } from './orders.mail.ts';
 
 let t: TestApp;
 let acct: Awaited<ReturnType<typeof seedAccount>>;

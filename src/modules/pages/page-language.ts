@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { languageLinks, negotiate, type Lang, type Locale } from '../i18n/i18n.ts';
-import type { PageLanguage } from '../themes/page-theme.ts';
+import type { PageLanguage } from '../themes/page-theme.service.ts';
 
 /**
  * A buyer page's language: `?lang=` (the language switch), else `choice` (the language the

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
-import { loadOrderDocument, type OrderDocument } from '../orders/order-document.ts';
+import { loadOrderDocument, type OrderDocument } from '../orders/order-document.repo.ts';
 import {
   accountOf,
   confirmCardPayment,

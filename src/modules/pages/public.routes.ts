@@ -9,7 +9,7 @@ import { calendarFileName, calendarOf } from '../events/calendar.ts';
 import { findEventBySlug } from '../events/events.repo.ts';
 import type { Locale } from '../i18n/i18n.ts';
 import { frameOf, langQuery, languageSwitch, pageLocale, sendPage } from './page-language.ts';
-import { buildPageTheme, loadPageTheme } from '../themes/page-theme.ts';
+import { buildPageTheme, loadPageTheme } from '../themes/page-theme.service.ts';
 import { deriveThemeSettings } from '../themes/theme-colors.ts';
 
 /**

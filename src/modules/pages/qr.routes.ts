@@ -3,7 +3,7 @@ import type { Locale } from '../i18n/i18n.ts';
 import { notFound } from '../../platform/errors.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import { frameOf, langQuery, pageLocale, sendPage } from './page-language.ts';
-import { loadPageTheme } from '../themes/page-theme.ts';
+import { loadPageTheme } from '../themes/page-theme.service.ts';
 
 const params = { type: 'object', required: ['qr'], properties: { qr: { type: 'string', maxLength: 128 } } } as const;
 const schema = (summary: string) => ({

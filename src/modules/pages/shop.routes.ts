@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
 import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
 import { limitAction } from '../../platform/http/rate-limit.ts';
-import { loadPageTheme, type PageTheme } from '../themes/page-theme.ts';
+import { loadPageTheme, type PageTheme } from '../themes/page-theme.service.ts';
 import { cacheOf } from '../../platform/cache.ts';
 import { checkout, loadShop, loadShopCatalogue, shopCurrency, type Form, type ShopData } from './shop.service.ts';
 import { negotiate, type Locale } from '../i18n/i18n.ts';

@@ -7,8 +7,8 @@ import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
 import { MAX_DONATION_CENTS } from '../orders/build-lines.ts';
 import { BROWSER_HOLD_MS } from '../orders/holds.ts';
 import { isEmail } from '../orders/orders.service.ts';
-import { placeOrder, salesEnd } from '../orders/place-order.ts';
-import { readAvailability } from '../inventory/stock.ts';
+import { placeOrder, salesEnd } from '../orders/place-order.service.ts';
+import { readAvailability } from '../inventory/stock.repo.ts';
 import type { Locale } from '../i18n/i18n.ts';
 
 /** Where a shop page sells: the event's own page, an audience page, or a portal. */

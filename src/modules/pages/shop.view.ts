@@ -3,9 +3,9 @@ import { minorDigits } from '../../platform/money.ts';
 import type { Locale } from '../i18n/i18n.ts';
 import { BROWSER_HOLD_MS } from '../orders/holds.ts';
 import { renderDescription } from '../events/description.ts';
-import { sessionName } from '../reports/availability.ts';
+import { sessionName } from '../reports/availability.repo.ts';
 import { lowStock, type Form, type ShopData } from './shop.service.ts';
-import { calendarPath } from './order-views.ts';
+import { calendarPath } from './order.view.ts';
 import { languageSwitch } from './page-language.ts';
 
 const SHOP_CSS = raw(`<style>

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, type Principal } from '../../platform/http/auth.ts';
-import { releaseStock } from '../inventory/stock.ts';
+import { releaseStock } from '../inventory/stock.repo.ts';
 import { cancelFailed, notCancelable } from '../orders/orders.errors.ts';
 import { presentOrders, type OrderView } from '../orders/orders.presenter.ts';
 import { findOrderById, logOrder } from '../orders/orders.repo.ts';

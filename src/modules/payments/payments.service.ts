@@ -6,9 +6,9 @@ import { AppError } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/jobs/outbox.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
 import { applyBp } from '../../platform/money.ts';
-import { fulfilOrder } from '../orders/fulfil-order.ts';
+import { fulfilOrder } from '../orders/fulfil-order.service.ts';
 import { logOrder } from '../orders/orders.repo.ts';
-import { releaseStock, tryReserve, unitsByInventory } from '../inventory/stock.ts';
+import { releaseStock, tryReserve, unitsByInventory } from '../inventory/stock.repo.ts';
 import { providerFor, type PaymentProvider } from './providers.ts';
 
 type Account = Selectable<AccountsTable>;

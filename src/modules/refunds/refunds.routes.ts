@@ -5,7 +5,7 @@ import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses } from '../../platform/http/schemas.ts';
 import { loadVisibleOrder } from '../orders/orders.service.ts';
 import { refParams } from '../orders/orders.schemas.ts';
-import { refundOrder } from './refund-order.ts';
+import { refundOrder } from './refund-order.service.ts';
 
 export async function refundsRoutes(app: FastifyInstance): Promise<void> {
   await app.register(async (scope) => {

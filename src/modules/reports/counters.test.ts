@@ -4,8 +4,8 @@ import pg from 'pg';
 import { sql, type RawBuilder } from 'kysely';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
-import { compactReportCounters } from './compact-counters.ts';
-import { INCOME_FIGURES } from './income.ts';
+import { compactReportCounters } from './compact-counters.repo.ts';
+import { INCOME_FIGURES } from './income.service.ts';
 import { resolveRange } from '../../platform/date-range.ts';
 
 /**

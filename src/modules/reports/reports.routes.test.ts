@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 import type { OrderIn } from '../import/account-file.ts';
-import { INCOME_FIGURES } from './income.ts';
+import { INCOME_FIGURES } from './income.service.ts';
 
 let t: TestApp;
 let a: Awaited<ReturnType<typeof seedAccount>>;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses, slugParams } from '../../platform/http/schemas.ts';
-import type { ReportQuery } from './orders-report.ts';
+import type { ReportQuery } from './orders-report.service.ts';
 import { getAvailability, getIncome, getOrdersReport, getSavedReports } from './reports.service.ts';
 
 // Report parameters clamp, never fail: accept a string or a repeated key, and read the first.

@@ -5,9 +5,9 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import { iso } from '../../platform/time.ts';
 import { findEventBySlug } from '../events/events.repo.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
-import { availabilityReport, type AvailabilityReport } from './availability.ts';
-import { incomeReport, type IncomeReport } from './income.ts';
-import { ordersReport, type OrdersReport, type ReportQuery } from './orders-report.ts';
+import { availabilityReport, type AvailabilityReport } from './availability.repo.ts';
+import { incomeReport, type IncomeReport } from './income.service.ts';
+import { ordersReport, type OrdersReport, type ReportQuery } from './orders-report.service.ts';
 import { resolveRange } from '../../platform/date-range.ts';
 
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
-import { deliverWebhooks, nextAttemptDelay, post, settleWebhooks } from './delivery.ts';
+import { deliverWebhooks, nextAttemptDelay, post, settleWebhooks } from './delivery.service.ts';
 import { sign } from './signing.ts';
 
 /** A local receiver: records every request; answers with the next queued status (200 by default). */
@@ -287,7 +287,7 @@ describe('delivery', () => {
       .where('ref', '=', o.ref)
       .executeTakeFirstOrThrow();
     await t.ctx.db.transaction().execute(async (trx) => {
-      const { fulfilOrder } = await import('../orders/fulfil-order.ts');
+      const { fulfilOrder } = await import('../orders/fulfil-order.service.ts');
       const row = await trx.selectFrom('orders').selectAll().where('id', '=', paid.id).executeTakeFirstOrThrow();
       await fulfilOrder(trx, t.ctx, row, t.clock.now(), 'test');
     });

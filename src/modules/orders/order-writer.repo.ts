@@ -6,11 +6,11 @@ import { isRetryableConflict, isUniqueViolation } from '../../platform/db/pg-err
 import type { OrdersTable } from '../../platform/db/schema.ts';
 import type { AppError } from '../../platform/errors.ts';
 import { randomRef, randomSecret } from '../../platform/secrets.ts';
-import type { AppliedCode } from './codes.ts';
-import { fulfilOrder } from './fulfil-order.ts';
+import type { AppliedCode } from './codes.service.ts';
+import { fulfilOrder } from './fulfil-order.service.ts';
 import { catalogueChanged, invalidCode, shortOfStock } from './orders.errors.ts';
 import type { PricedLine } from './pricing.ts';
-import { expireHolds } from '../inventory/stock.ts';
+import { expireHolds } from '../inventory/stock.repo.ts';
 
 /**
  * The write stage of the checkout pipeline, with group commit.

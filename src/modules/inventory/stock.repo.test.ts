@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
-import { writeBatch, type WriteOutcome } from '../orders/order-writer.ts';
-import { prepareOrder, type PlaceOrderInput } from '../orders/place-order.ts';
-import { availabilityQuery, expireHolds, lapsedHolds, readAvailability } from './stock.ts';
+import { writeBatch, type WriteOutcome } from '../orders/order-writer.repo.ts';
+import { prepareOrder, type PlaceOrderInput } from '../orders/place-order.service.ts';
+import { availabilityQuery, expireHolds, lapsedHolds, readAvailability } from './stock.repo.ts';
 
 /**
  * The order path's search for lapsed holds on one inventory row (before it refuses an order as

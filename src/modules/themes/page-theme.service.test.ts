@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, seedAccount } from '../../../test/factories.ts';
-import { buildPageTheme, expansionWithinBudget, loadPageTheme } from './page-theme.ts';
+import { buildPageTheme, expansionWithinBudget, loadPageTheme } from './page-theme.service.ts';
 
 let t: TestApp;
 const accountIds: Record<string, number> = {};

@@ -4,14 +4,14 @@ import type { Answer, ItemAnswer } from '../../platform/db/schema.ts';
 import { formatMoney } from '../../platform/money.ts';
 import type { EventRow } from '../events/events.repo.ts';
 import { buildLines, inventoryNames, type BasketRequest } from './build-lines.ts';
-import { loadCatalogue, type Catalogue } from './catalogue.ts';
-import { applyCodes, type AppliedCode } from './codes.ts';
+import { loadCatalogue, type Catalogue } from './catalogue.repo.ts';
+import { applyCodes, type AppliedCode } from './codes.service.ts';
 import { apiHoldEnd } from './holds.ts';
 import { boundsProblem, oversizedLines, refuseOutOfBounds, refuseOversized, withStandIns } from './order-bounds.ts';
 import { amountTooSmall, emailRequired, salesClosed } from './orders.errors.ts';
 import { cardMinimum, orderTotals, type PricedLine } from './pricing.ts';
-import { writeOrder, type OrderRow, type PreparedOrder } from './order-writer.ts';
-import { unitsByInventory } from '../inventory/stock.ts';
+import { writeOrder, type OrderRow, type PreparedOrder } from './order-writer.repo.ts';
+import { unitsByInventory } from '../inventory/stock.repo.ts';
 
 export interface PlaceOrderInput extends BasketRequest {
   accountId: number;

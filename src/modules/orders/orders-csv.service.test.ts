@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
-import { eachOrderBatch, parseOrderFilter } from './order-search.ts';
-import { amountCell, textCell } from './orders-csv.ts';
+import { eachOrderBatch, parseOrderFilter } from './order-search.repo.ts';
+import { amountCell, textCell } from './orders-csv.service.ts';
 
 let t: TestApp;
 let acct: Awaited<ReturnType<typeof seedAccount>>;

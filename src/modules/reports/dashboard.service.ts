@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { inReportSnapshot, type AppContext } from '../../platform/context.ts';
 import type { Principal } from '../../platform/http/auth.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
-import { availabilityReport, type AvailabilityReport } from './availability.ts';
+import { availabilityReport, type AvailabilityReport } from './availability.repo.ts';
 import { isLiveHold } from './live-holds.ts';
 import { addDays, localDate } from '../../platform/date-range.ts';
 

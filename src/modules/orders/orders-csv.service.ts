@@ -7,7 +7,7 @@ import type { Principal } from '../../platform/http/auth.ts';
 import { minorDigits } from '../../platform/money.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
 import { tzOffset } from '../../platform/date-range.ts';
-import { eachOrderBatch, type DeskOrder, type OrderFilter } from './order-search.ts';
+import { eachOrderBatch, type DeskOrder, type OrderFilter } from './order-search.repo.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import type { Locale } from '../i18n/i18n.ts';
-import type { OrderDocument } from './order-document.ts';
+import type { OrderDocument } from './order-document.repo.ts';
 
 /**
  * Tickets to keep: one A4 page per valid ticket with its QR code, the event, when and where, the

@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import type { Locale } from '../i18n/i18n.ts';
-import type { OrderDocument } from '../orders/order-document.ts';
+import type { OrderDocument } from '../orders/order-document.repo.ts';
 
 /** Pieces of HTML shared by the pay page and the order page. Every value is escaped by `html`. */
 

@@ -6,7 +6,7 @@ import { enqueue } from '../../platform/jobs/outbox.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
 import { logOrder } from '../orders/orders.repo.ts';
 import { isUniqueViolation } from '../../platform/db/pg-errors.ts';
-import { releaseStock } from '../inventory/stock.ts';
+import { releaseStock } from '../inventory/stock.repo.ts';
 import { accountOf } from '../payments/payments.service.ts';
 import { paymentsUnavailable, providerFor, ProviderError, type PaymentProvider } from '../payments/providers.ts';
 

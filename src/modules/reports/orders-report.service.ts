@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
-import { splitRange, windowSql, type Window } from './income.ts';
+import { splitRange, windowSql, type Window } from './income.service.ts';
 import { resolveRange } from '../../platform/date-range.ts';
 
 export const GROUPS = ['day', 'week', 'month', 'audience', 'status', 'code'] as const;

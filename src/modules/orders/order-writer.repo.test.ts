@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
-import { writeBatch, type PreparedOrder, type WriteOutcome } from './order-writer.ts';
-import { prepareOrder, type PlaceOrderInput } from './place-order.ts';
+import { writeBatch, type PreparedOrder, type WriteOutcome } from './order-writer.repo.ts';
+import { prepareOrder, type PlaceOrderInput } from './place-order.service.ts';
 
 /**
  * The write stage on its own: several prepared orders in one batch (one transaction), as group

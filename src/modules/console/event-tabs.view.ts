@@ -1,5 +1,5 @@
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
-import { KINDS } from './catalogue.ts';
+import { KINDS } from './catalogue-form.ts';
 import { can, type Viewer } from './console.http.ts';
 
 /** The tabs of one event's pages: details, dashboard and orders (for those who read orders), the catalogue. */

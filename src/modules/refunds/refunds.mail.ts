@@ -1,7 +1,7 @@
 import type { AppContext } from '../../platform/context.ts';
 import type { MailMessage } from '../../platform/mail/mailer.ts';
-import { loadOrderDocument } from '../orders/order-document.ts';
-import { buyerMailHtml, buyerSender, mailLocale } from '../orders/order-mails.ts';
+import { loadOrderDocument } from '../orders/order-document.repo.ts';
+import { buyerMailHtml, buyerSender, mailLocale } from '../orders/orders.mail.ts';
 
 /** The refund mail: how much went back, and that the tickets are no longer valid. */
 export async function renderRefundMail(ctx: AppContext, payload: Record<string, unknown>): Promise<MailMessage | null> {

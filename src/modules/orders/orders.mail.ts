@@ -4,9 +4,9 @@ import QRCode from 'qrcode';
 import type { MailAttachment, MailMessage } from '../../platform/mail/mailer.ts';
 import { calendarFileName, calendarOf } from '../events/calendar.ts';
 import { negotiate, type Locale } from '../i18n/i18n.ts';
-import { ticketsPdf } from './ticket-pdf.ts';
-import { loadMailLayout } from '../themes/page-theme.ts';
-import { loadOrderDocument, type OrderDocument } from './order-document.ts';
+import { ticketsPdf } from './ticket-pdf.view.ts';
+import { loadMailLayout } from '../themes/page-theme.service.ts';
+import { loadOrderDocument, type OrderDocument } from './order-document.repo.ts';
 
 function orderPageUrl(ctx: AppContext, doc: OrderDocument): string {
   return `${ctx.config.baseUrl}/o/${doc.order.access_secret}`;
