@@ -3,7 +3,7 @@ import { loadConfig } from './platform/config.ts';
 import { createRuntime, serve, type RunningServer } from './server.ts';
 import { freePort } from '../test/net.ts';
 
-/** The drain on SIGTERM that a rolling restart behind a balancer relies on (issue 22). */
+/** The drain on SIGTERM that a rolling restart behind a balancer relies on. */
 describe('stopping a serving instance', () => {
   let server: RunningServer | null = null;
   afterEach(async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { freePort } from '../net.ts';
 
 /**
- * A small production-shaped cluster on loopback, from Debian's packages (issue 22): a PostgreSQL
+ * A small production-shaped cluster on loopback, from Debian's packages: a PostgreSQL
  * primary and a streaming replica made with pg_basebackup, PgBouncer in transaction pooling mode
  * in front of the primary, any number of admit instances (writes through PgBouncer, reports from
  * the replica) and HAProxy balancing them with /readyz health checks. Nothing is installed here:

@@ -1,6 +1,6 @@
 /**
  * Runs the whole test suite (`npm test`) with every connection going through PgBouncer in
- * transaction pooling mode, in front of a PostgreSQL of its own (issue 22): what works through
+ * transaction pooling mode, in front of a PostgreSQL of its own: what works through
  * a pooler that hands a connection to another client after every transaction. Part of
  * `npm run test:scale`; needs postgresql and pgbouncer from Debian.
  */

@@ -15,7 +15,7 @@ import { missingTools, startCluster, type Cluster, type CpuSnapshot } from './cl
 import { count, countError, loop, newTally, postWithRetries, sleep } from './load.ts';
 
 /**
- * Scale-out with real parts (issue 22): three admit instances behind HAProxy, writing through
+ * Scale-out with real parts: three admit instances behind HAProxy, writing through
  * PgBouncer (transaction pooling) to a PostgreSQL primary, reading reports from a streaming
  * replica. Needs postgresql, pgbouncer and haproxy from Debian; says what is missing otherwise.
  * The tests run in order and share the cluster: the later ones stop and start instances.

@@ -8,7 +8,7 @@ import { CONSOLE_PAGE, principalOfViewer, requireRole, viewerOf } from './consol
 import { consolePage } from './console-layout.view.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 
-/** An event's dashboard in the console (issue 17): for everyone who may read orders. */
+/** An event's dashboard in the console: for everyone who may read orders. */
 
 const GROUP_LABEL: Record<DashboardGroup, string> = { day: 'By day', week: 'By week', month: 'By month' };
 const n = (v: number) => v.toLocaleString('en-GB');

@@ -37,7 +37,7 @@ import {
 import { dateTimeFormat } from '../../platform/time.ts';
 
 /**
- * Reports in the console (issue 17): the income report with its month table and the orders report
+ * Reports in the console: the income report with its month table and the orders report
  * with every grouping, range and filter of spec 4.1, and the event's saved reports. The same
  * report services as the API; the forms are GET forms, so a report is a link that can be shared.
  */

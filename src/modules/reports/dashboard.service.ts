@@ -7,7 +7,7 @@ import { isLiveHold } from './live-holds.ts';
 import { addDays, localDate } from '../../platform/date-range.ts';
 
 /**
- * An event's dashboard (issue 17): money and tickets over time by day, week or month in the event's timezone,
+ * An event's dashboard: money and tickets over time by day, week or month in the event's timezone,
  * availability, check-in progress, pending money and the latest orders. Everything is read from
  * the report counters (income by local day, units per item) and from indexes that touch a handful
  * of rows, so it costs the same at a thousand orders as at a million.

@@ -43,7 +43,7 @@ export async function createHttpApp(ctx: AppContext, opts: BuildOptions): Promis
     // an unknown ref or slug of any reasonable length is a 404 from its route; Node's header
     // limit (16 KiB) still bounds the request line
     routerOptions: { maxParamLength: 8192, ignoreTrailingSlash: true },
-    // NUL, bytes that are not UTF-8 and stray '%' in the URL become U+FFFD before routing (issue 15)
+    // NUL, bytes that are not UTF-8 and stray '%' in the URL become U+FFFD before routing
     rewriteUrl: (req) => cleanUrl(req.url ?? '/'),
     // Router-level failures (over-long or malformed path segments) never reach setErrorHandler.
     frameworkErrors: (err, request, reply) => {

@@ -35,7 +35,7 @@ describe('unstorableFields', () => {
   });
 });
 
-describe('hostile input through HTTP (issue 15)', () => {
+describe('hostile input through HTTP', () => {
   let t: TestApp;
   let acct: Awaited<ReturnType<typeof seedAccount>>;
   let token: string;

@@ -4,7 +4,7 @@ import { AppError } from '../errors.ts';
 
 /**
  * Text PostgreSQL cannot store, and bodies a route does not take, are settled here, once, for
- * every route (issue 15):
+ * every route:
  *
  * - In the URL (path and query), a percent-escape that decodes to NUL, to bytes that are not
  *   UTF-8 (`%FF`, an encoded surrogate) or a `%` without two hex digits is rewritten to U+FFFD
