@@ -5,7 +5,8 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
-import { deliverWebhooks, nextAttemptDelay, post, settleWebhooks } from './delivery.service.ts';
+import { deliverWebhooks, settleWebhooks } from './delivery.service.ts';
+import { nextAttemptDelay, post } from './webhook-post.ts';
 import { sign } from './signing.ts';
 
 /** A local receiver: records every request; answers with the next queued status (200 by default). */
