@@ -1,6 +1,6 @@
 import type { AppContext } from '../src/platform/context.ts';
 import { importAccount } from '../src/modules/import/import.service.ts';
-import type { AccountFile, EventIn, OrderIn } from '../src/modules/import/account-file.ts';
+import type { AccountFile, EventIn, OrderIn } from '../src/modules/events/event-document.ts';
 
 let seq = 0;
 const next = () => ++seq;

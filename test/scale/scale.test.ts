@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autocannon, fmt } from '../../bench/lib.ts';
 import { importAccount } from '../../src/modules/import/import.service.ts';
-import type { EventIn } from '../../src/modules/import/account-file.ts';
+import type { EventIn } from '../../src/modules/events/event-document.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { openDatabase } from '../../src/platform/db/database.ts';
 import { createLogger } from '../../src/platform/logger.ts';

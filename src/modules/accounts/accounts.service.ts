@@ -15,6 +15,11 @@ export async function getAccount(ctx: AppContext, accountId: number): Promise<Ac
   return { slug: a.slug, name: a.name, ...(a.region ? { region: a.region } : {}) };
 }
 
+/** The account a public path names, or undefined. */
+export function findAccount(ctx: AppContext, slug: string) {
+  return findAccountBySlug(ctx.db, slug);
+}
+
 export interface CreateTokenInput {
   account: string;
   name: string;

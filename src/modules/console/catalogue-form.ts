@@ -1,3 +1,4 @@
+import { notFound } from '../../platform/errors.ts';
 import { minorDigits } from '../../platform/money.ts';
 import { tzOffset } from '../../platform/date-range.ts';
 import type { EventDocument } from '../events/event-config.service.ts';
@@ -355,4 +356,55 @@ export function itemErrors(kind: KindSpec, index: number, fields: Record<string,
 
 export function listOf(doc: EventDocument, kind: KindSpec): Item[] {
   return ((doc as unknown as Record<string, Item[] | undefined>)[kind.list] ?? []) as Item[];
+}
+
+/**
+ * The document with one item of `kind` added (`id` undefined), replaced or removed, and the item's
+ * index (where the document's errors for it point). With `errors` the form could not be read and
+ * the document is not to be saved.
+ */
+export function changedDocument(
+  document: EventDocument,
+  kind: KindSpec,
+  change: { id: string | undefined; remove: boolean; form: Record<string, string>; lists: Record<string, string[]> },
+): { doc: Record<string, Item[]>; index: number; errors: Record<string, string[]> } {
+  const doc = structuredClone(document) as unknown as Record<string, Item[]>;
+  const items = doc[kind.list] ?? [];
+  const { id } = change;
+  const index = id === undefined ? items.length : items.findIndex((it) => String(it[kind.id]) === id);
+  if (index < 0) throw notFound(`No such ${kind.singular}`);
+  if (change.remove) items.splice(index, 1);
+  else {
+    const { item, errors } = readItem(
+      kind,
+      change.form,
+      change.lists,
+      id === undefined ? {} : items[index]!,
+      document.currency,
+      document.timezone,
+      id === undefined,
+    );
+    if (Object.keys(errors).length) return { doc, index, errors };
+    if (kind.list === 'ticket_types' && id === undefined && item.position === undefined) item.position = items.length;
+    items[index] = item;
+  }
+  doc[kind.list] = items;
+  return { doc, index, errors: {} };
+}
+
+/** The "Generate codes" form: how many, a prefix, the percent off and the uses per code (empty: unlimited). */
+export function readCodesForm(form: Record<string, string>): {
+  input: { count: number; prefix: string; percent_off: number; max_uses: number | null };
+  errors: Record<string, string[]>;
+} {
+  const errors: Record<string, string[]> = {};
+  const count = Number(form.count);
+  if (!/^\d{1,5}$/.test(form.count ?? '') || count < 1 || count > 10_000) errors.count = ['must be a number from 1 to 10,000'];
+  if (!/^[A-Za-z0-9_-]{0,24}$/.test(form.prefix ?? '')) errors.prefix = ['letters, digits, - and _ only'];
+  const percent = Number(form.percent_off);
+  if (!/^\d{1,3}$/.test(form.percent_off ?? '') || percent < 1 || percent > 100)
+    errors.percent_off = ['must be a percent from 1 to 100'];
+  const uses = form.max_uses ? Number(form.max_uses) : null;
+  if (form.max_uses && !/^\d{1,9}$/.test(form.max_uses)) errors.max_uses = ['must be a whole number'];
+  return { input: { count, prefix: form.prefix ?? '', percent_off: percent, max_uses: uses }, errors };
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { AppError } from '../../platform/errors.ts';
-import { html } from '../../platform/http/html.ts';
 import {
   beginTotp,
   completeTotp,
@@ -11,6 +10,7 @@ import {
   findUserByEmail,
   sessionFor,
   startSession,
+  totpEnabled,
   totpUri,
 } from '../users/users.service.ts';
 import {
@@ -37,7 +37,19 @@ import {
   viewerOf,
 } from './console.http.ts';
 import { send, see } from './console.http.ts';
-import { buttonForm, consolePage, field, flashOf, hiddenCsrf, publicPage, type FieldErrors } from './console-layout.view.ts';
+import { flashOf, type FieldErrors } from './console-layout.view.ts';
+import {
+  accountsPage,
+  codePage,
+  forgotPage,
+  forgotSentPage,
+  inviteExpiredPage,
+  invitePage,
+  mePage as mePageView,
+  resetExpiredPage,
+  resetPage,
+  signInPage,
+} from './console.auth.view.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
@@ -46,21 +58,8 @@ const form = CONSOLE_FORM;
 export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
-  const signInForm = async (opts: { email?: string; next?: string; error?: string; status?: number }) =>
-    publicPage(
-      'Sign in',
-      html`${opts.error ? html`<div class="flash bad" role="alert">${opts.error}</div>` : ''}
-        <form method="post" action="/console/sign-in">
-          ${hiddenCsrf(await anonymousCsrf(ctx, 'sign-in'))}
-          <input type="hidden" name="next" value="${opts.next ?? '/console'}" />
-          ${field({ name: 'email', label: 'Email', type: 'email', value: opts.email, required: true, autocomplete: 'username' })}
-          ${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
-          <div class="actions">
-            <button type="submit">Sign in</button>
-            <a href="/console/forgot">Forgot your password?</a>
-          </div>
-        </form>`,
-    );
+  const signInForm = async (opts: { email?: string; next?: string; error?: string }) =>
+    signInPage({ ...opts, csrf: await anonymousCsrf(ctx, 'sign-in') });
 
   app.get('/console/sign-in', page, async (request, reply) => {
     const next = safeNext((request.query as Record<string, unknown>).next);
@@ -90,17 +89,7 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
   });
 
   const codeForm = async (sessionId: string, next: string, error?: string) =>
-    publicPage(
-      'Enter your code',
-      html`${error ? html`<div class="flash bad" role="alert">${error}</div>` : ''}
-        <p>Open your authenticator app and enter the 6-digit code for admit.</p>
-        <form method="post" action="/console/sign-in/code">
-          ${hiddenCsrf(await anonymousCsrf(ctx, `code:${sessionId}`))}
-          <input type="hidden" name="next" value="${next}" />
-          ${field({ name: 'code', label: 'Code', required: true, autocomplete: 'one-time-code', attrs: 'inputmode="numeric" pattern="[0-9 ]{6,7}"' })}
-          <button type="submit">Continue</button>
-        </form>`,
-    );
+    codePage(await anonymousCsrf(ctx, `code:${sessionId}`), next, error);
 
   const pendingSession = async (request: FastifyRequest) => {
     const s = await sessionFor(ctx, readCookie(request, SESSION_COOKIE));
@@ -138,20 +127,7 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
     return see(reply, '/console/sign-in?signed_out=1');
   });
 
-  app.get('/console/forgot', page, async (_request, reply) =>
-    send(
-      reply,
-      publicPage(
-        'Reset your password',
-        html`<p>Enter the email you sign in with. We will mail you a link to choose a new password.</p>
-          <form method="post" action="/console/forgot">
-            ${hiddenCsrf(await anonymousCsrf(ctx, 'forgot'))}
-            ${field({ name: 'email', label: 'Email', type: 'email', required: true, autocomplete: 'username' })}
-            <div class="actions"><button type="submit">Send the link</button> <a href="/console/sign-in">Back to sign-in</a></div>
-          </form>`,
-      ),
-    ),
-  );
+  app.get('/console/forgot', page, async (_request, reply) => send(reply, forgotPage(await anonymousCsrf(ctx, 'forgot'))));
 
   app.post('/console/forgot', form, async (request, reply) => {
     const body = await checkAnonymousForm(ctx, request, 'forgot');
@@ -161,36 +137,15 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
       if (!(err instanceof AppError && err.kind === 'rate_limited')) throw err;
     }
     // the same answer whether or not the email is known
-    return send(
-      reply,
-      publicPage(
-        'Check your mail',
-        html`<p>If an account uses that email, a link to reset its password is on its way. It works for one hour.</p>
-          <p><a href="/console/sign-in">Back to sign-in</a></p>`,
-      ),
-    );
+    return send(reply, forgotSentPage());
   });
 
   const resetForm = async (token: string, errors: FieldErrors = {}) =>
-    publicPage(
-      'Choose a new password',
-      html`<form method="post" action="/console/reset/${token}">
-        ${hiddenCsrf(await anonymousCsrf(ctx, `reset:${tokenScope(token)}`))}
-        ${field({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', errors, hint: 'At least 10 characters.' })}
-        <button type="submit">Set the password</button>
-      </form>`,
-    );
+    resetPage(token, await anonymousCsrf(ctx, `reset:${tokenScope(token)}`), errors);
 
   app.get<{ Params: { token: string } }>('/console/reset/:token', page, async (request, reply) => {
     if (!(await resetTokenValid(ctx, request.params.token))) {
-      return send(
-        reply,
-        publicPage(
-          'Link expired',
-          html`<p>This link has expired or was used. <a href="/console/forgot">Ask for a new one</a>.</p>`,
-        ),
-        404,
-      );
+      return send(reply, resetExpiredPage(), 404);
     }
     return send(reply, await resetForm(request.params.token));
   });
@@ -212,34 +167,11 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
     known: boolean,
     errors: FieldErrors = {},
     error?: string,
-  ) =>
-    publicPage(
-      `Join ${inv.account_name}`,
-      html`${error ? html`<div class="flash bad" role="alert">${error}</div>` : ''}
-        <p>You were invited as <strong>${inv.role}</strong> with ${inv.email}.</p>
-        <form method="post" action="/console/invite/${token}">
-          ${hiddenCsrf(await anonymousCsrf(ctx, `invite:${tokenScope(token)}`))}
-          ${
-            known
-              ? field({
-                  name: 'password',
-                  label: 'Your password',
-                  type: 'password',
-                  required: true,
-                  autocomplete: 'current-password',
-                  errors,
-                })
-              : html`${field({ name: 'name', label: 'Your name', autocomplete: 'name', errors })}
-              ${field({ name: 'password', label: 'Choose a password', type: 'password', required: true, autocomplete: 'new-password', errors, hint: 'At least 10 characters.' })}`
-          }
-          <button type="submit">Accept and sign in</button>
-        </form>`,
-    );
+  ) => invitePage(token, await anonymousCsrf(ctx, `invite:${tokenScope(token)}`), inv, known, errors, error);
 
   app.get<{ Params: { token: string } }>('/console/invite/:token', page, async (request, reply) => {
     const inv = await findInvitation(ctx, request.params.token);
-    if (!inv)
-      return send(reply, publicPage('Invitation expired', html`<p>This invitation has expired or was already used.</p>`), 404);
+    if (!inv) return send(reply, inviteExpiredPage(), 404);
     const known = Boolean((await findUserByEmail(ctx.db, inv.email))?.password_hash);
     return send(reply, await inviteForm(request.params.token, inv, known));
   });
@@ -247,8 +179,7 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: { token: string } }>('/console/invite/:token', form, async (request, reply) => {
     const body = await checkAnonymousForm(ctx, request, `invite:${tokenScope(request.params.token)}`);
     const inv = await findInvitation(ctx, request.params.token);
-    if (!inv)
-      return send(reply, publicPage('Invitation expired', html`<p>This invitation has expired or was already used.</p>`), 404);
+    if (!inv) return send(reply, inviteExpiredPage(), 404);
     const known = Boolean((await findUserByEmail(ctx.db, inv.email))?.password_hash);
     try {
       const userId = await acceptInvitation(
@@ -257,12 +188,9 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
         { name: body.name ?? '', password: body.password ?? '' },
         request.ip,
       );
-      const user = await ctx.db.selectFrom('users').select('totp_enabled').where('id', '=', userId).executeTakeFirstOrThrow();
-      setSessionCookie(ctx, reply, await startSession(ctx, userId, user.totp_enabled));
-      return see(
-        reply,
-        user.totp_enabled ? `/console/sign-in/code?next=/console/a/${inv.slug}` : `/console/a/${inv.slug}/events`,
-      );
+      const withCode = await totpEnabled(ctx.db, userId);
+      setSessionCookie(ctx, reply, await startSession(ctx, userId, withCode));
+      return see(reply, withCode ? `/console/sign-in/code?next=/console/a/${inv.slug}` : `/console/a/${inv.slug}/events`);
     } catch (err) {
       if (err instanceof AppError && (err.fields || err.kind === 'unauthorized')) {
         return send(
@@ -285,20 +213,7 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/console/accounts', page, async (request, reply) => {
     const viewer = await viewerOf(ctx, request);
-    return send(
-      reply,
-      consolePage({
-        title: 'Your accounts',
-        viewer,
-        active: 'accounts',
-        body: viewer.accounts.length
-          ? html`<div class="table-wrap"><table>
-              <thead><tr><th scope="col">Account</th><th scope="col">Your role</th></tr></thead>
-              <tbody>${viewer.accounts.map((a) => html`<tr><td><a href="/console/a/${a.slug}/events">${a.name}</a></td><td>${a.role}</td></tr>`)}</tbody>
-            </table></div>`
-          : html`<p>You are not a member of any account yet. Ask an owner to invite you.</p>`,
-      }),
-    );
+    return send(reply, accountsPage(viewer));
   });
 
   app.get<{ Params: { account: string } }>('/console/a/:account', page, async (request, reply) => {
@@ -315,54 +230,9 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
   ) => {
     const viewer = await viewerOf(ctx, request);
     const uri = viewer.session.totpEnabled ? null : await totpUri(ctx.db, viewer.session.userId);
-    const qr = uri ? await QRCode.toDataURL(uri, { margin: 1, width: 200 }) : null;
-    const secret = uri ? new URL(uri).searchParams.get('secret') : null;
-    return send(
-      reply,
-      consolePage({
-        title: 'Your sign-in',
-        viewer,
-        active: 'me',
-        flash: opts.error ? { kind: 'bad', text: opts.error } : flashOf(request.query),
-        body: html`<div class="card">
-            <h2>Account</h2>
-            <p>${viewer.session.name ? html`${viewer.session.name} · ` : ''}${viewer.session.email}</p>
-          </div>
-          <div class="card">
-            <h2>Password</h2>
-            <form method="post" action="/console/me/password">
-              ${hiddenCsrf(viewer.csrf)}
-              ${field({ name: 'current', label: 'Current password', type: 'password', required: true, autocomplete: 'current-password', errors: opts.errors })}
-              ${field({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', errors: opts.errors, hint: 'At least 10 characters. Your other sessions are signed out.' })}
-              <button type="submit">Change the password</button>
-            </form>
-          </div>
-          <div class="card">
-            <h2>Two-step sign-in</h2>
-            ${
-              viewer.session.totpEnabled
-                ? html`<p>On: signing in asks for a code from your authenticator app.</p>
-                  <form method="post" action="/console/me/2fa/off">
-                    ${hiddenCsrf(viewer.csrf)}
-                    ${field({ name: 'password', label: 'Your password (to turn it off)', type: 'password', required: true, autocomplete: 'current-password', errors: opts.errors })}
-                    <button class="danger" type="submit">Turn off two-step sign-in</button>
-                  </form>`
-                : uri
-                  ? html`<p>Scan this code with an authenticator app (or type the key), then enter the 6-digit code it shows.</p>
-                    <p><img src="${qr}" width="200" height="200" alt="QR code for your authenticator app" /></p>
-                    <p>Key: <code>${secret}</code></p>
-                    <form method="post" action="/console/me/2fa/confirm">
-                      ${hiddenCsrf(viewer.csrf)}
-                      ${field({ name: 'code', label: 'Code from the app', required: true, autocomplete: 'one-time-code', errors: opts.errors, attrs: 'inputmode="numeric"' })}
-                      <button type="submit">Turn on</button>
-                    </form>`
-                  : html`<p>Off. Add a second step to signing in: a code from an authenticator app on your phone.</p>
-                    ${buttonForm({ action: '/console/me/2fa/start', csrf: viewer.csrf, label: 'Set up two-step sign-in' })}`
-            }
-          </div>`,
-      }),
-      opts.status ?? 200,
-    );
+    const totp = uri ? { uri, qr: await QRCode.toDataURL(uri, { margin: 1, width: 200 }) } : null;
+    const flash = opts.error ? { kind: 'bad' as const, text: opts.error } : flashOf(request.query);
+    return send(reply, mePageView(viewer, totp, { flash, errors: opts.errors }), opts.status ?? 200);
   };
 
   app.get('/console/me', page, async (request, reply) => mePage(request, reply));

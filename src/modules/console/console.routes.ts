@@ -3,9 +3,12 @@ import { consoleAuthRoutes } from './console.auth.routes.ts';
 import { consoleAssetRoutes } from './console.assets.ts';
 import { consoleDoorRoutes } from './console.door.routes.ts';
 import { consoleOrdersRoutes } from './console.orders.routes.ts';
+import { consoleOrderDeskRoutes } from './console.order-desk.routes.ts';
 import { consoleDashboardRoutes } from './console.dashboard.routes.ts';
 import { consoleReportsRoutes } from './console.reports.routes.ts';
 import { consoleEventsRoutes } from './console.events.routes.ts';
+import { consoleCatalogueRoutes } from './console.catalogue.routes.ts';
+import { consoleCodesRoutes } from './console.codes.routes.ts';
 import { consoleTeamRoutes } from './console.team.routes.ts';
 import { consoleWebhooksRoutes } from './console.webhooks.routes.ts';
 
@@ -19,9 +22,12 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   });
   await app.register(consoleAuthRoutes);
   await app.register(consoleEventsRoutes);
+  await app.register(consoleCatalogueRoutes);
+  await app.register(consoleCodesRoutes);
   await app.register(consoleTeamRoutes);
   await app.register(consoleWebhooksRoutes);
   await app.register(consoleOrdersRoutes);
+  await app.register(consoleOrderDeskRoutes);
   await app.register(consoleDashboardRoutes);
   await app.register(consoleReportsRoutes);
   await app.register(consoleDoorRoutes);

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import type { EventsTable, TicketTypesTable } from '../../platform/db/schema.ts';
 
@@ -49,4 +49,47 @@ export function listTicketTypes(db: Db, accountId: number, eventId: number): Pro
     .orderBy('position')
     .orderBy('id')
     .execute();
+}
+
+/**
+ * The account's events for an overview: upcoming first (soonest first), then past ones (latest
+ * first), with tickets sold (the counters the order triggers keep) and the capacity of the types
+ * not archived (null when one of them has no limit).
+ */
+export function listEventSummaries(db: Db, accountId: number, now: Date) {
+  return db
+    .selectFrom('events as e')
+    .select(['e.id', 'e.slug', 'e.name', 'e.starts_at', 'e.timezone'])
+    .select((eb) => [
+      eb
+        .selectFrom('item_sales as s')
+        .select(sql<number>`coalesce(sum(s.sold), 0)::int`.as('n'))
+        .where('s.event_id', '=', eb.ref('e.id'))
+        .where('s.kind', '=', 'tickets')
+        .as('sold'),
+      eb
+        .selectFrom('ticket_types as t')
+        .select(sql<number | null>`case when bool_or(t.capacity is null) then null else sum(t.capacity)::int end`.as('c'))
+        .where('t.event_id', '=', eb.ref('e.id'))
+        .where('t.archived', '=', false)
+        .as('capacity'),
+    ])
+    .where('e.account_id', '=', accountId)
+    .orderBy(sql`e.starts_at < ${now}`)
+    .orderBy(sql`case when e.starts_at >= ${now} then e.starts_at end`, 'asc')
+    .orderBy('e.starts_at', 'desc')
+    .execute();
+}
+
+export type EventSummaryRow = Awaited<ReturnType<typeof listEventSummaries>>[number];
+
+/** The id of an account's event by slug, read now (not through the catalogue cache). */
+export async function findEventId(db: Db, accountId: number, slug: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('events')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+  return row?.id;
 }

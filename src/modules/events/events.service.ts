@@ -4,7 +4,17 @@ import { notFound } from '../../platform/errors.ts';
 import { canSeeEvent, type Principal } from '../../platform/http/auth.ts';
 import { iso } from '../../platform/time.ts';
 import { findAccountById } from '../accounts/accounts.repo.ts';
-import { findEventBySlug, listEvents, listSeries, listTicketTypes, type EventRow, type TicketTypeRow } from './events.repo.ts';
+import {
+  findEventBySlug,
+  findEventId,
+  listEventSummaries,
+  listEvents,
+  listSeries,
+  listTicketTypes,
+  type EventRow,
+  type EventSummaryRow,
+  type TicketTypeRow,
+} from './events.repo.ts';
 
 export interface EventView {
   slug: string;
@@ -125,4 +135,23 @@ export async function getTicketTypes(ctx: AppContext, p: Principal, slug: string
 
 export async function accountSlugOf(ctx: AppContext, accountId: number): Promise<string> {
   return (await findAccountById(ctx.db, accountId))?.slug ?? '';
+}
+
+export type EventSummary = EventSummaryRow & { past: boolean };
+
+/** The account's events for the console's list: upcoming first, then past ones; `past` at the same instant as the order. */
+export async function getEventSummaries(ctx: AppContext, accountId: number): Promise<EventSummary[]> {
+  const now = ctx.clock.now();
+  const rows = await listEventSummaries(ctx.db, accountId, now);
+  return rows.map((e) => ({ ...e, past: new Date(e.starts_at) < now }));
+}
+
+/**
+ * The id of an account's event, read now rather than through the catalogue cache: callers have
+ * just read or changed the event and act on the row that holds it.
+ */
+export async function getEventId(ctx: AppContext, accountId: number, slug: string): Promise<number> {
+  const id = await findEventId(ctx.db, accountId, slug);
+  if (id === undefined) throw notFound(`No event with slug "${slug}"`);
+  return id;
 }

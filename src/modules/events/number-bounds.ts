@@ -7,7 +7,7 @@ import {
   MIN_FX_RATE,
   PG_INT_MAX,
 } from '../../platform/limits.ts';
-import type { AccountFile, EventIn } from './account-file.ts';
+import type { AccountFile, EventIn } from './event-document.ts';
 
 /**
  * The account file's numbers held to the bounds the checkout relies on (platform/limits.ts) and

@@ -8,7 +8,10 @@ import { randomSecret } from '../../platform/secrets.ts';
 import { apiHoldEnd } from '../orders/holds.ts';
 import { deriveThemeSettings } from '../themes/theme-colors.ts';
 import { addUser } from '../users/users.service.ts';
-import { lineRate, parseAccountFile, type AccountFile, type EventIn, type OrderIn } from './account-file.ts';
+import { lineRate, parseAccountFile } from '../events/account-file.schemas.ts';
+import type { AccountFile, EventIn, OrderIn } from '../events/event-document.ts';
+import type { Written } from '../events/event-items.repo.ts';
+import { writeEventDocument } from '../events/event-writer.repo.ts';
 
 export interface ImportResult {
   account: string;
@@ -116,241 +119,30 @@ async function writeAccount(db: Db, f: AccountFile): Promise<number> {
   return accountId;
 }
 
-type KeyMap = Map<string, { id: number; inventoryId: number | null; name: string; taxRateBp: number }>;
-
-async function withInventory(
-  db: Db,
-  accountId: number,
-  eventId: number,
-  capacity: number | null | undefined,
-): Promise<number | null> {
-  if (capacity === null || capacity === undefined) return null;
-  const row = await db
-    .insertInto('inventory')
-    .values({ account_id: accountId, event_id: eventId, capacity })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-/** Writes one event of an account file (and its orders); also how the config API creates an event. */
-export async function writeEvent(
-  ctx: AppContext,
-  db: Db,
-  accountId: number,
-  f: AccountFile,
-  e: EventIn,
-  at: string,
-): Promise<number> {
-  const seriesId = e.series
-    ? (
-        await db
-          .selectFrom('series')
-          .select('id')
-          .where('account_id', '=', accountId)
-          .where('slug', '=', e.series)
-          .executeTakeFirstOrThrow()
-      ).id
-    : null;
-  const currencies = [e.currency, ...(e.currencies ?? []).filter((c) => c !== e.currency)];
-  const fxRates = Object.fromEntries(Object.entries(e.fx_rates ?? {}).map(([c, r]) => [c, String(r)]));
-  const event = await db
-    .insertInto('events')
-    .values({
-      account_id: accountId,
-      slug: e.slug,
-      name: e.name,
-      series_id: seriesId,
-      currency: e.currency,
-      currencies: [...new Set(currencies)],
-      fx_rates: JSON.stringify(fxRates),
-      timezone: e.timezone,
-      starts_at: e.starts_at,
-      ends_at: e.ends_at ?? null,
-      sales_end_at: e.sales_end_at ?? null,
-      payment_expires_at: e.payment_expires_at ?? null,
-      tax_mode: e.tax_mode ?? 'inclusive',
-      description: e.description ?? null,
-      venue: e.venue ? JSON.stringify(e.venue) : null,
-      locale: e.locale ?? 'en',
-    })
-    .returning(['id', 'starts_at', 'payment_expires_at'])
-    .executeTakeFirstOrThrow();
-  const base = { account_id: accountId, event_id: event.id };
-
-  const audiences = new Map<string, number>();
-  for (const a of e.audiences ?? []) {
-    const row = await db
-      .insertInto('audiences')
-      .values({ ...base, key: a.key, name: a.name })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    audiences.set(a.key, row.id);
-  }
-  const portals = new Map<string, number>();
-  for (const p of e.portals ?? []) {
-    const row = await db
-      .insertInto('portals')
-      .values({ ...base, key: p.key, name: p.name, audience_id: p.audience ? audiences.get(p.audience)! : null })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    portals.set(p.key, row.id);
-  }
-  const goods: KeyMap = new Map();
-  for (const [i, g] of (e.goods ?? []).entries()) {
-    const inventoryId = await withInventory(db, accountId, event.id, g.capacity);
-    const row = await db
-      .insertInto('goods')
-      .values({
-        ...base,
-        key: g.key,
-        name: g.name,
-        price_cents: g.price,
-        prices: JSON.stringify(g.prices ?? {}),
-        capacity: g.capacity ?? null,
-        inventory_id: inventoryId,
-        position: i,
-        on_sale: g.on_sale ?? true,
-        tax_rate_bp: g.tax_rate_bp ?? 0,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    goods.set(g.key, { id: row.id, inventoryId, name: g.name, taxRateBp: g.tax_rate_bp ?? 0 });
-  }
-  const types: KeyMap = new Map();
-  for (const [i, t] of (e.ticket_types ?? []).entries()) {
-    const inventoryId = await withInventory(db, accountId, event.id, t.capacity);
-    const row = await db
-      .insertInto('ticket_types')
-      .values({
-        ...base,
-        key: t.key,
-        name: t.name,
-        price_cents: t.price,
-        prices: JSON.stringify(t.prices ?? {}),
-        capacity: t.capacity ?? null,
-        inventory_id: inventoryId,
-        max_per_order: t.max_per_order ?? null,
-        position: t.position ?? i,
-        on_sale: t.on_sale ?? true,
-        archived: t.archived ?? false,
-        audience_id: t.audience ? audiences.get(t.audience)! : null,
-        requires_session: t.requires_session ?? false,
-        tax_rate_bp: t.tax_rate_bp ?? 0,
-        group_discounts: JSON.stringify([...(t.group_discounts ?? [])].sort((a, b) => a.min_quantity - b.min_quantity)),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    types.set(t.key, { id: row.id, inventoryId, name: t.name, taxRateBp: t.tax_rate_bp ?? 0 });
-    for (const inc of t.includes ?? []) {
-      await db
-        .insertInto('ticket_type_includes')
-        .values({ account_id: accountId, ticket_type_id: row.id, good_id: goods.get(inc.good)!.id, quantity: inc.quantity ?? 1 })
-        .execute();
-    }
-  }
-  const sessions: KeyMap = new Map();
-  for (const [i, s] of (e.sessions ?? []).entries()) {
-    const inventoryId = await withInventory(db, accountId, event.id, s.capacity);
-    const row = await db
-      .insertInto('sessions')
-      .values({
-        ...base,
-        key: s.key,
-        name: s.name ?? '',
-        starts_at: s.starts_at,
-        ends_at: s.ends_at ?? null,
-        capacity: s.capacity ?? null,
-        inventory_id: inventoryId,
-        position: i,
-        on_sale: s.on_sale ?? true,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    sessions.set(s.key, { id: row.id, inventoryId, name: s.name ?? '', taxRateBp: 0 });
-    for (const k of s.ticket_types ?? []) {
-      await db
-        .insertInto('session_ticket_types')
-        .values({ account_id: accountId, session_id: row.id, ticket_type_id: types.get(k)!.id })
-        .execute();
-    }
-  }
-  const donations: KeyMap = new Map();
-  for (const [i, d] of (e.donations ?? []).entries()) {
-    const row = await db
-      .insertInto('donations')
-      .values({ ...base, key: d.key, name: d.name, position: i, on_sale: d.on_sale ?? true })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    donations.set(d.key, { id: row.id, inventoryId: null, name: d.name, taxRateBp: 0 });
-  }
-  const codes = new Map<string, number>();
-  for (const d of e.discount_codes ?? []) {
-    const row = await db
-      .insertInto('discount_codes')
-      .values({
-        ...base,
-        code: d.code,
-        percent_off: d.percent_off ?? null,
-        amount_off_cents: d.amount_off ?? null,
-        max_uses: d.max_uses ?? null,
-        ticket_type_ids: d.ticket_types ? d.ticket_types.map((k) => types.get(k)!.id) : null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    codes.set(d.code.toUpperCase(), row.id);
-  }
-  const lists = new Map<string, number>();
-  for (const l of e.checkin_lists ?? []) {
-    const row = await db
-      .insertInto('checkin_lists')
-      .values({
-        ...base,
-        key: l.key,
-        name: l.name,
-        ticket_type_ids: l.ticket_types ? l.ticket_types.map((k) => types.get(k)!.id) : null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    lists.set(l.key, row.id);
-  }
-  for (const r of e.saved_reports ?? []) {
-    await db
-      .insertInto('saved_reports')
-      .values({ ...base, name: r.name, query: r.query.replace(/^\?/, '') })
-      .execute();
-  }
-  const maps = { types, goods, sessions, donations, audiences, portals, codes, lists };
+/**
+ * One event of an account file: its configuration through the events module's writer (the one the
+ * config API uses; creating is applying the document to no event), then its orders, as history.
+ */
+async function writeEvent(ctx: AppContext, db: Db, accountId: number, f: AccountFile, e: EventIn, at: string): Promise<number> {
+  const { event, items } = await writeEventDocument(db, ctx.clock.now(), accountId, null, e);
+  const eventDates = {
+    id: event.id,
+    starts_at: new Date(event.starts_at),
+    payment_expires_at: event.payment_expires_at ? new Date(event.payment_expires_at) : null,
+  };
   for (const [j, o] of (e.orders ?? []).entries()) {
-    await writeOrder(
-      ctx,
-      db,
-      accountId,
-      f,
-      e,
-      {
-        id: event.id,
-        starts_at: new Date(event.starts_at),
-        payment_expires_at: event.payment_expires_at ? new Date(event.payment_expires_at) : null,
-      },
-      o,
-      maps,
-      `${at}.orders[${j}]`,
-    );
+    await writeOrder(ctx, db, accountId, f, e, eventDates, o, items, `${at}.orders[${j}]`);
   }
   return e.orders?.length ?? 0;
 }
 
-interface Maps {
-  types: KeyMap;
-  goods: KeyMap;
-  sessions: KeyMap;
-  donations: KeyMap;
-  audiences: Map<string, number>;
-  portals: Map<string, number>;
-  codes: Map<string, number>;
-  lists: Map<string, number>;
-}
+/** An order line's item: its table, and its name in the file (a line of an unnamed session says its key). */
+const LINE_ITEMS = {
+  tickets: { table: 'ticket_types', of: (e: EventIn) => e.ticket_types },
+  goods: { table: 'goods', of: (e: EventIn) => e.goods },
+  sessions: { table: 'sessions', of: (e: EventIn) => e.sessions },
+  donations: { table: 'donations', of: (e: EventIn) => e.donations },
+} as const;
 
 async function writeOrder(
   ctx: AppContext,
@@ -360,7 +152,7 @@ async function writeOrder(
   e: EventIn,
   event: { id: number; starts_at: Date; payment_expires_at: Date | null },
   o: OrderIn,
-  m: Maps,
+  m: Written,
   at: string,
 ): Promise<void> {
   const mode = e.tax_mode ?? 'inclusive';
@@ -404,8 +196,8 @@ async function writeOrder(
       tax_cents: lines.reduce((n, x) => n + x.tax, 0),
       name: o.name ?? null,
       email: o.email ?? null,
-      audience_id: o.audience ? m.audiences.get(o.audience)! : null,
-      portal_id: o.portal ? m.portals.get(o.portal)! : null,
+      audience_id: o.audience ? m.audiences.get(o.audience)!.id : null,
+      portal_id: o.portal ? m.portals.get(o.portal)!.id : null,
       channel: 'import',
       access_secret: randomSecret(),
       qr_token: randomSecret(),
@@ -433,7 +225,8 @@ async function writeOrder(
   const holdsStock = o.status === 'paid' || o.status === 'pending';
   let ticketNo = 0;
   for (const [k, { l, total, rate, tax }] of lines.entries()) {
-    const item = { tickets: m.types, goods: m.goods, sessions: m.sessions, donations: m.donations }[l.kind].get(l.ref)!;
+    const { table, of } = LINE_ITEMS[l.kind];
+    const item = m[table].get(l.ref)!;
     const line = await db
       .insertInto('order_lines')
       .values({
@@ -446,7 +239,7 @@ async function writeOrder(
         session_id: l.kind === 'sessions' ? item.id : null,
         donation_id: l.kind === 'donations' ? item.id : null,
         inventory_id: item.inventoryId,
-        name: item.name || l.ref,
+        name: of(e)?.find((x) => x.key === l.ref)?.name || l.ref,
         quantity: l.quantity,
         unit_price_cents: l.unit_price,
         total_cents: total,
@@ -493,7 +286,7 @@ async function writeOrder(
         .returning('id')
         .executeTakeFirstOrThrow();
       for (const listKey of l.checked_in ?? []) {
-        const listId = m.lists.get(listKey)!;
+        const listId = m.checkin_lists.get(listKey)!.id;
         await db
           .insertInto('checkins')
           .values({ account_id: accountId, checkin_list_id: listId, ticket_id: ticket.id, created_at: paidAt ?? o.created_at })
@@ -507,7 +300,7 @@ async function writeOrder(
     }
   }
   for (const [k, d] of (o.discounts ?? []).entries()) {
-    const codeId = m.codes.get(d.code.toUpperCase()) ?? null;
+    const codeId = m.discount_codes.get(d.code.toUpperCase())?.id ?? null;
     await db
       .insertInto('order_discounts')
       .values({

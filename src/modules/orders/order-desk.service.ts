@@ -1,5 +1,7 @@
 import type { AppContext } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/http/auth.ts';
+import { deskEvent, parseOrderFilter, searchOrders, type DeskOrder, type OrderFilter } from './order-search.repo.ts';
 import { orderNotFound } from './orders.errors.ts';
 import { presentOrderDetail, type OrderDetailView } from './orders.presenter.ts';
 import type { OrderRecord } from './orders.repo.ts';
@@ -8,8 +10,11 @@ import { loadVisibleOrder } from './orders.service.ts';
 /**
  * One order as the console's orders desk shows it: the API's view plus its payments, refunds,
  * tickets with their check-ins, and an activity log (who did what, when) merged from the order's
- * log and its check-ins.
+ * log and its check-ins. Also the desk's list: one page of an event's orders found by a filter.
  */
+
+// The console reads the filter from a query string and shows it back in the search form.
+export { isFiltered, ORDER_STATUSES, parseOrderFilter, type DeskOrder, type OrderFilter } from './order-search.repo.ts';
 
 export interface DeskPayment {
   id: number;
@@ -138,4 +143,63 @@ export async function orderDeskDetail(ctx: AppContext, p: Principal, eventSlug: 
     })),
     activity,
   };
+}
+
+export type DeskEvent = Awaited<ReturnType<typeof deskEvent>>;
+
+/** The event as the desk shows it (name, timezone) and its ticket types; 404 when the principal cannot see it. */
+export function orderDeskEvent(ctx: AppContext, p: Principal, eventSlug: string): Promise<DeskEvent> {
+  return deskEvent(ctx, p, eventSlug);
+}
+
+const NO_FILTER: OrderFilter = { q: '', status: '', ticket_type: '', code: '', from: '', to: '' };
+
+export interface DeskList extends DeskEvent {
+  filter: OrderFilter;
+  /** what in the query could not mean anything, by field; the page then lists nothing */
+  errors: Record<string, string[]>;
+  orders: DeskOrder[];
+  next: string | null;
+}
+
+/**
+ * One page of the desk's list. A filter or cursor that cannot mean anything finds nothing instead
+ * of failing: the page shows the search again with the fields marked.
+ */
+export async function orderDeskList(
+  ctx: AppContext,
+  p: Principal,
+  eventSlug: string,
+  query: Record<string, string>,
+  cursor: string | undefined,
+  limit: number,
+): Promise<DeskList> {
+  const { event, ticketTypes } = await deskEvent(ctx, p, eventSlug);
+  let filter = NO_FILTER;
+  let errors: Record<string, string[]> = {};
+  try {
+    filter = parseOrderFilter(query);
+  } catch (err) {
+    if (!(err instanceof AppError) || !err.fields) throw err;
+    errors = err.fields;
+  }
+  const found = Object.keys(errors).length
+    ? { orders: [], next: null }
+    : await searchOrders(ctx, p, event.slug, filter, cursor, limit).catch((err: unknown) => {
+        if (err instanceof AppError && err.fields) return { orders: [], next: null };
+        throw err;
+      });
+  return { event, ticketTypes, filter, errors, ...found };
+}
+
+/** One order on the desk with its event (whose timezone its times are shown in). */
+export async function orderOnDesk(
+  ctx: AppContext,
+  p: Principal,
+  eventSlug: string,
+  ref: string,
+): Promise<DeskOrderDetail & { event: DeskEvent['event'] }> {
+  const detail = await orderDeskDetail(ctx, p, eventSlug, ref);
+  const { event } = await deskEvent(ctx, p, eventSlug);
+  return { ...detail, event };
 }

@@ -101,3 +101,49 @@ export function logOrder(
     .values({ account_id: o.account_id, order_id: o.id, action, data: JSON.stringify(data), created_at: at })
     .execute();
 }
+
+/** A ticket by the token in its QR code, with what a phone that scanned it is shown. */
+export function findTicketByQrToken(db: Db, qrToken: string) {
+  return db
+    .selectFrom('tickets as t')
+    .innerJoin('events as e', 'e.id', 't.event_id')
+    .innerJoin('ticket_types as tt', 'tt.id', 't.ticket_type_id')
+    .innerJoin('orders as o', 'o.id', 't.order_id')
+    .select([
+      't.ref',
+      't.status',
+      't.account_id',
+      'o.status as order_status',
+      'e.name as event',
+      'e.starts_at',
+      'e.timezone',
+      'e.locale',
+      'tt.name as type',
+    ])
+    .where('t.qr_token', '=', qrToken)
+    .executeTakeFirst();
+}
+
+/** An order by the token in its QR code, with its event. */
+export function findOrderByQrToken(db: Db, qrToken: string) {
+  return db
+    .selectFrom('orders as o')
+    .innerJoin('events as e', 'e.id', 'o.event_id')
+    .select([
+      'o.id',
+      'o.ref',
+      'o.status',
+      'o.account_id',
+      'o.locale',
+      'e.name as event',
+      'e.starts_at',
+      'e.timezone',
+      'e.locale as event_locale',
+    ])
+    .where('o.qr_token', '=', qrToken)
+    .executeTakeFirst();
+}
+
+export function ticketStatusesOf(db: Db, orderId: number) {
+  return db.selectFrom('tickets').select('status').where('order_id', '=', orderId).execute();
+}

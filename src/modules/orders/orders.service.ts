@@ -1,11 +1,20 @@
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, canSeeEvent, type Principal } from '../../platform/http/auth.ts';
-import { AppError } from '../../platform/errors.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
 import { invalidBody, invalidIdempotencyKey, orderNotFound } from './orders.errors.ts';
-import { findOrderById, findOrderByRef, listOrders, logOrder, type OrderRecord } from './orders.repo.ts';
+import {
+  findOrderById,
+  findOrderByQrToken,
+  findOrderByRef,
+  findTicketByQrToken,
+  listOrders,
+  logOrder,
+  ticketStatusesOf,
+  type OrderRecord,
+} from './orders.repo.ts';
 import {
   capabilityUrls,
   orderView,
@@ -251,4 +260,22 @@ export async function createCompOrder(
     await ctx.db.deleteFrom('form_submissions').where('nonce', '=', input.nonce).execute();
     throw err;
   }
+}
+
+/**
+ * What a ticket's QR code opens: the ticket with its event and type, and whether it admits (the
+ * ticket valid and its order paid). No names: whoever holds the code sees this.
+ */
+export async function ticketOfQr(ctx: AppContext, qrToken: string) {
+  const t = await findTicketByQrToken(ctx.db, qrToken);
+  if (!t) throw notFound('This QR code is not a ticket of ours');
+  return { ...t, valid: t.status === 'valid' && t.order_status === 'paid' };
+}
+
+/** What an order's QR code opens: the order with its event, and how many of its tickets admit. */
+export async function orderOfQr(ctx: AppContext, qrToken: string) {
+  const o = await findOrderByQrToken(ctx.db, qrToken);
+  if (!o) throw notFound('This QR code is not an order of ours');
+  const tickets = await ticketStatusesOf(ctx.db, o.id);
+  return { ...o, valid: o.status === 'paid' ? tickets.filter((x) => x.status === 'valid').length : 0 };
 }

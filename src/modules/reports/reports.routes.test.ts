@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
-import type { OrderIn } from '../import/account-file.ts';
+import type { OrderIn } from '../events/event-document.ts';
 import { INCOME_FIGURES } from './income.service.ts';
 import { reportsFixture, type ReportsAccount } from './reports.fixture.ts';
 

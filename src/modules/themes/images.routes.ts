@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../platform/errors.ts';
 import { errorResponses } from '../../platform/http/schemas.ts';
-import { loadImageBytes } from './images.repo.ts';
+import { imageForUrl } from './themes.service.ts';
 
 /**
  * Public image serving for theme images, at /_img/{id}/{sha256 prefix}. The hash in the path
@@ -23,7 +23,7 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
     handler: async (request, reply) => {
       const { id, hash } = request.params as { id: string; hash: string };
       if (!/^[1-9]\d{0,15}$/.test(id) || !/^[0-9a-f]{16,64}$/.test(hash)) throw notFound('No such image');
-      const img = await loadImageBytes(app.ctx.db, Number(id), hash);
+      const img = await imageForUrl(app.ctx, Number(id), hash);
       if (!img) throw notFound('No such image');
       return reply
         .header('content-type', img.contentType)

@@ -5,7 +5,7 @@ import { requireAllEvents, type Principal } from '../../platform/http/auth.ts';
 import { iso } from '../../platform/time.ts';
 import { lookupModeOf, paginationMeta, parsePaging } from '../../platform/db/paging.ts';
 import { fetchImage, ImageFetchError, type FetchedImage } from './image-fetch.ts';
-import { copyImage, findImages, imagePath, insertImage } from './images.repo.ts';
+import { copyImage, findImages, imagePath, insertImage, loadImageBytes } from './images.repo.ts';
 import { COLOR_KEYS, mergeSettings, presentSettings, validateSettings } from './theme-settings.ts';
 import {
   BACKGROUND_SOURCES,
@@ -259,4 +259,9 @@ export async function getThemeOptions(ctx: AppContext, p: Principal) {
     locales: [...LOCALES],
     hide_powered_by_allowed: hide,
   };
+}
+
+/** A stored image for its public URL: the id and a prefix of its hash (at least 16 hex digits) must both match. */
+export function imageForUrl(ctx: AppContext, id: number, hashPrefix: string) {
+  return loadImageBytes(ctx.db, id, hashPrefix);
 }

@@ -226,6 +226,12 @@ export async function totpUri(db: Db, userId: number): Promise<string | null> {
   return u.totp_secret ? totpOf(u.totp_secret, u.email).toString() : null;
 }
 
+/** Whether the person's sign-in asks for a code (a session they start waits for it). */
+export async function totpEnabled(db: Db, userId: number): Promise<boolean> {
+  const u = await db.selectFrom('users').select('totp_enabled').where('id', '=', userId).executeTakeFirstOrThrow();
+  return u.totp_enabled;
+}
+
 export async function confirmTotp(ctx: AppContext, userId: number, code: string): Promise<boolean> {
   const u = await ctx.db.selectFrom('users').select('totp_secret').where('id', '=', userId).executeTakeFirstOrThrow();
   if (!u.totp_secret || !totpValid(u.totp_secret, code, ctx.clock.now())) return false;

@@ -16,3 +16,14 @@ export async function enqueue(
     .values({ account_id: msg.accountId, kind: msg.kind, payload: JSON.stringify(msg.payload) })
     .execute();
 }
+
+/** The latest mail messages in the outbox, newest first, whatever their state (the development mail viewer). */
+export function listRecentMail(db: Db, limit: number) {
+  return db
+    .selectFrom('outbox')
+    .select(['id', 'kind', 'payload', 'status', 'created_at'])
+    .where('kind', 'like', 'mail.%')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

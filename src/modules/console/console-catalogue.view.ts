@@ -1,0 +1,182 @@
+import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
+import { formatMoney } from '../../platform/money.ts';
+import type { EventConfig, EventDocument } from '../events/event-config.service.ts';
+import { fieldText, listOf, type KindSpec } from './catalogue-form.ts';
+import { can, type Viewer } from './console.http.ts';
+import { accountBase } from './console-events.view.ts';
+import { checkbox, consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console-layout.view.ts';
+import { eventTabs } from './event-tabs.view.ts';
+
+// One catalogue tab of an event (one generic editor per kind), with the codes generator on the
+// discount codes tab. Template text keeps its own indentation (it is the pages' HTML), not the code's.
+
+/** A catalogue form that could not be read. */
+export const NOT_SAVED: Flash = { kind: 'bad', text: 'Not saved: check the fields marked below.' };
+
+/**
+ * A form shown again: `open` names the item it was for (`''` the new one, `gen` the codes
+ * generator), with the values and lists sent and the errors.
+ */
+export interface CatalogueForm {
+  open?: string;
+  values?: Record<string, string>;
+  lists?: Record<string, string[]>;
+  errors?: FieldErrors;
+}
+
+type Choices = Record<'ticket_types' | 'audiences' | 'goods', Array<{ value: string; label: string }>>;
+
+/** The fields of one item's form: the item's values, or what was sent when the form is shown again (`mine`). */
+function itemFields(
+  kind: KindSpec,
+  doc: EventDocument,
+  choices: Choices,
+  opts: CatalogueForm,
+  item: Record<string, unknown>,
+  prefix: string,
+  creating: boolean,
+  mine: boolean,
+): SafeHtml {
+  const errs = mine ? (opts.errors ?? {}) : {};
+  return html`${errs._ ? html`<div class="flash bad" role="alert">${errs._.join('; ')}</div>` : ''}
+        <div class="grid">
+          ${kind.fields
+            .filter((f) => creating || !f.createOnly)
+            .map((f) => {
+              const id = `${prefix}-${f.name}`;
+              const shown =
+                mine && opts.values
+                  ? f.type === 'keys'
+                    ? (opts.lists?.[f.name] ?? [])
+                    : f.type === 'bool'
+                      ? opts.values[f.name] === '1'
+                      : (opts.values[f.name] ?? '')
+                  : fieldText(f, item, doc.currency, doc.timezone);
+              if (f.type === 'bool') return checkbox({ name: f.name, label: f.label, checked: Boolean(shown), id });
+              if (f.type === 'key') {
+                return select({
+                  name: f.name,
+                  label: f.label,
+                  id,
+                  value: String(shown),
+                  errors: errs,
+                  options: [{ value: '', label: '(none)' }, ...choices[f.choices!]],
+                });
+              }
+              if (f.type === 'keys') {
+                const ticked = new Set(shown as string[]);
+                return html`<fieldset class="field">
+                  <legend>${f.label}</legend>
+                  ${choices[f.choices!].length ? choices[f.choices!].map((c) => checkbox({ name: f.name, label: c.label, value: c.value, checked: ticked.has(c.value), id: `${id}-${c.value}` })) : html`<p class="muted">None yet.</p>`}
+                  ${f.hint ? html`<p class="hint">${f.hint}</p>` : ''}
+                  ${errs[f.name] ? html`<p class="error">${errs[f.name]!.join('; ')}</p>` : ''}
+                </fieldset>`;
+              }
+              return field({
+                name: f.name,
+                label: f.type === 'money' || f.type === 'moneynull' ? `${f.label} (${doc.currency.toUpperCase()})` : f.label,
+                id,
+                value: String(shown),
+                type: f.type === 'datetime' ? 'datetime-local' : 'text',
+                errors: errs,
+                hint: f.hint,
+                required: f.required,
+                attrs:
+                  f.type === 'money' || f.type === 'moneynull' || f.type === 'percentbp'
+                    ? 'inputmode="decimal"'
+                    : f.type === 'int' || f.type === 'intnull'
+                      ? 'inputmode="numeric"'
+                      : undefined,
+              });
+            })}
+        </div>`;
+}
+
+/** One line about an item: price, discount, capacity, on sale or archived. */
+function summary(item: Record<string, unknown>, currency: string): string {
+  const parts: string[] = [];
+  if (typeof item.price === 'number') parts.push(formatMoney(item.price, currency));
+  if (typeof item.percent_off === 'number') parts.push(`${item.percent_off}% off`);
+  if (typeof item.amount_off === 'number') parts.push(`${formatMoney(item.amount_off, currency)} off`);
+  if ('capacity' in item) parts.push(item.capacity === null ? 'no limit' : `capacity ${String(item.capacity)}`);
+  if (item.on_sale === false) parts.push('not on sale');
+  if (item.archived === true) parts.push('archived');
+  return parts.join(' · ');
+}
+
+/** An event's catalogue tab for `kind`: its items (each an edit and a remove form for writers) and the add form. */
+export function cataloguePage(
+  opts: CatalogueForm & { viewer: Viewer; config: EventConfig; kind: KindSpec; flash: Flash | null },
+): string {
+  const { viewer, config, kind } = opts;
+  const doc = config.document;
+  const items = listOf(doc, kind);
+  const writable = can(viewer, 'events.write');
+  const choices: Choices = {
+    ticket_types: (doc.ticket_types ?? []).filter((t) => !t.archived).map((t) => ({ value: t.key, label: t.name })),
+    audiences: (doc.audiences ?? []).map((a) => ({ value: a.key, label: a.name })),
+    goods: (doc.goods ?? []).map((g) => ({ value: g.key, label: g.name })),
+  };
+  const action = `${accountBase(viewer)}/events/${doc.slug}/${kind.slug}`;
+  const fieldsOf = (item: Record<string, unknown>, prefix: string, creating: boolean, mine: boolean) =>
+    itemFields(kind, doc, choices, opts, item, prefix, creating, mine);
+  const shown = kind.id === 'code' ? items.slice(0, 200) : items;
+  return consolePage({
+    title: `${doc.name}: ${kind.title.toLowerCase()}`,
+    viewer,
+    active: 'events',
+    flash: opts.flash,
+    body: html`${eventTabs(viewer, doc.slug, kind.slug)}
+          ${items.length === 0 ? html`<p class="muted">No ${kind.title.toLowerCase()} yet.</p>` : ''}
+          ${shown.map((item, i) => {
+            const id = String(item[kind.id]);
+            const mine = opts.open === id;
+            return html`<details class="item" ${mine ? raw('open') : ''}>
+              <summary><strong>${String(item.name ?? id)}</strong> <span class="muted">${id}</span> <span>${summary(item, doc.currency)}</span>${writable ? html`<span class="edit" aria-hidden="true">Edit</span>` : ''}</summary>
+              <div class="body">
+                ${
+                  writable
+                    ? html`<form method="post" action="${action}/${encodeURIComponent(id)}">
+                        ${hiddenCsrf(viewer.csrf)}<input type="hidden" name="etag" value="${config.etag}" />
+                        ${fieldsOf(item, `i${i}`, false, mine)}
+                        <div class="actions"><button type="submit">Save</button></div>
+                      </form>
+                      <form method="post" action="${action}/${encodeURIComponent(id)}/delete" class="actions" style="margin-top:.5rem">
+                        ${hiddenCsrf(viewer.csrf)}<input type="hidden" name="etag" value="${config.etag}" />
+                        <button type="submit" class="danger">Remove</button>
+                        <span class="hint">Archived instead when orders refer to it.</span>
+                      </form>`
+                    : html`<p>${summary(item, doc.currency)}</p>`
+                }
+              </div>
+            </details>`;
+          })}
+          ${items.length > shown.length ? html`<p class="muted">And ${items.length - shown.length} more (all through the API).</p>` : ''}
+          ${
+            writable
+              ? html`<form method="post" action="${action}" class="card">
+                <h2>Add a ${kind.singular}</h2>
+                ${hiddenCsrf(viewer.csrf)}<input type="hidden" name="etag" value="${config.etag}" />
+                ${fieldsOf({}, 'new', true, opts.open === '')}
+                <button type="submit">Add</button>
+              </form>`
+              : ''
+          }
+          ${
+            writable && kind.slug === 'codes'
+              ? html`<form method="post" action="${action}-generate" class="card">
+                <h2>Generate codes</h2>
+                <p class="muted">Unique random codes, up to 10,000 at once.</p>
+                ${hiddenCsrf(viewer.csrf)}
+                <div class="grid">
+                  ${field({ name: 'count', label: 'How many', id: 'gen-count', required: true, attrs: 'inputmode="numeric"', errors: opts.open === 'gen' ? opts.errors : {} })}
+                  ${field({ name: 'prefix', label: 'Prefix', id: 'gen-prefix', errors: opts.open === 'gen' ? opts.errors : {} })}
+                  ${field({ name: 'percent_off', label: 'Percent off', id: 'gen-percent', errors: opts.open === 'gen' ? opts.errors : {} })}
+                  ${field({ name: 'max_uses', label: 'Uses per code', id: 'gen-uses', value: '1' })}
+                </div>
+                <button type="submit" class="secondary">Generate</button>
+              </form>`
+              : ''
+          }`,
+  });
+}

@@ -1,0 +1,134 @@
+import type { Db } from '../../platform/db/database.ts';
+import { configConflict } from './event-config.errors.ts';
+import type { EventDocument } from './event-document.ts';
+import type { StoredEvent } from './event-document.repo.ts';
+import { retireLeftOut, writeItems, type Written } from './event-items.repo.ts';
+
+export interface WrittenEvent {
+  event: { id: number; starts_at: Date; payment_expires_at: Date | null };
+  /** the document's items as written, by key: what the importer's orders refer to */
+  items: Written;
+}
+
+/**
+ * The one writer of an event's configuration. Onto a stored event (the config PUT): the
+ * difference, refused (409) where existing orders forbid it; items left out are deleted when
+ * nothing names them, else archived. With none, a new event (the config PUT of a new slug,
+ * duplicate, and the importer, which then writes the event's orders): applying to nothing.
+ * Call it in a transaction; with a stored event, one holding that event's row lock (eventRow).
+ */
+export async function writeEventDocument(
+  trx: Db,
+  now: Date,
+  accountId: number,
+  stored: StoredEvent | null,
+  d: EventDocument,
+): Promise<WrittenEvent> {
+  const currencies = [...new Set([d.currency, ...(d.currencies ?? []).filter((c) => c !== d.currency)])];
+  if (stored) await refuseWhatOrdersForbid(trx, stored, d.currency, currencies);
+  const event = await writeEventRow(trx, accountId, stored, d, currencies);
+  const items = await writeItems(trx, { accountId, eventId: event.id, now }, d, stored !== null);
+  await writeSavedReports(trx, { account_id: accountId, event_id: event.id }, d.saved_reports ?? [], stored === null);
+  if (stored) await retireLeftOut(trx, now, items);
+  return { event, items: items.written };
+}
+
+async function refuseWhatOrdersForbid(trx: Db, event: StoredEvent, currency: string, currencies: string[]): Promise<void> {
+  if (currency !== event.currency) {
+    const any = await trx.selectFrom('orders').select('id').where('event_id', '=', event.id).limit(1).executeTakeFirst();
+    if (any) throw configConflict('$.currency', 'the event has orders; its currency cannot change');
+  }
+  const dropped = event.currencies.filter((c) => !currencies.includes(c));
+  if (dropped.length) {
+    const used = await trx
+      .selectFrom('orders')
+      .select('currency')
+      .where('event_id', '=', event.id)
+      .where('currency', 'in', dropped)
+      .limit(1)
+      .executeTakeFirst();
+    if (used) throw configConflict('$.currencies', `orders were placed in ${used.currency}; it cannot be removed`);
+  }
+}
+
+async function writeEventRow(trx: Db, accountId: number, stored: StoredEvent | null, d: EventDocument, currencies: string[]) {
+  const seriesId = d.series
+    ? (
+        await trx
+          .selectFrom('series')
+          .select('id')
+          .where('account_id', '=', accountId)
+          .where('slug', '=', d.series)
+          .executeTakeFirstOrThrow()
+      ).id
+    : null;
+  const columns = {
+    name: d.name,
+    series_id: seriesId,
+    currency: d.currency,
+    currencies,
+    fx_rates: JSON.stringify(Object.fromEntries(Object.entries(d.fx_rates ?? {}).map(([c, r]) => [c, String(r)]))),
+    timezone: d.timezone,
+    starts_at: d.starts_at,
+    ends_at: d.ends_at ?? null,
+    sales_end_at: d.sales_end_at ?? null,
+    payment_expires_at: d.payment_expires_at ?? null,
+    tax_mode: d.tax_mode ?? 'inclusive',
+    description: d.description ?? null,
+    venue: d.venue ? JSON.stringify(d.venue) : null,
+    locale: d.locale ?? 'en',
+  };
+  const returned = ['id', 'starts_at', 'payment_expires_at'] as const;
+  if (stored)
+    return trx.updateTable('events').set(columns).where('id', '=', stored.id).returning(returned).executeTakeFirstOrThrow();
+  return trx
+    .insertInto('events')
+    .values({ account_id: accountId, slug: d.slug, ...columns })
+    .returning(returned)
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Saved reports have no key: matched by name. A new event takes them as given (a name given
+ * twice makes two reports, as an account file always has); a stored one gets one per name.
+ */
+async function writeSavedReports(
+  trx: Db,
+  base: { account_id: number; event_id: number },
+  given: NonNullable<EventDocument['saved_reports']>,
+  creating: boolean,
+): Promise<void> {
+  const strip = (query: string) => query.replace(/^\?/, '');
+  if (creating) {
+    for (const r of given)
+      await trx
+        .insertInto('saved_reports')
+        .values({ ...base, name: r.name, query: strip(r.query) })
+        .execute();
+    return;
+  }
+  const reports = await trx
+    .selectFrom('saved_reports')
+    .select(['id', 'name', 'query'])
+    .where('event_id', '=', base.event_id)
+    .execute();
+  const wanted = new Map(given.map((r) => [r.name, strip(r.query)]));
+  for (const r of reports) {
+    if (!wanted.has(r.name)) await trx.deleteFrom('saved_reports').where('id', '=', r.id).execute();
+    else if (wanted.get(r.name) !== r.query) {
+      await trx
+        .updateTable('saved_reports')
+        .set({ query: wanted.get(r.name)! })
+        .where('id', '=', r.id)
+        .execute();
+    }
+  }
+  const had = new Set(reports.map((r) => r.name));
+  for (const [name, query] of wanted) {
+    if (!had.has(name))
+      await trx
+        .insertInto('saved_reports')
+        .values({ ...base, name, query })
+        .execute();
+  }
+}
