@@ -10,7 +10,7 @@ import { numberProblems } from './number-bounds.ts';
 
 const require = createRequire(import.meta.url);
 // the project's copy of the contract's schema, kept where test/fixtures/README.md says to refresh it
-const schema = require('../import/account-file.schema.json') as object;
+const schema = require('./account-file.schema.json') as object;
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);

@@ -1,5 +1,5 @@
 /*
- * The account file, as typed by the contract's JSON Schema (src/modules/import/account-file.schema.json).
+ * The account file, as typed by the contract's JSON Schema (src/modules/events/account-file.schema.json).
  * Types only: the checks are in account-file.schemas.ts, what writes an event is event-writer.repo.ts.
  */
 export type Money = number;
