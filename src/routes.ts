@@ -15,7 +15,8 @@ import { checkinRoutes } from './modules/checkin/checkin.routes.ts';
 import { themesRoutes } from './modules/themes/themes.routes.ts';
 import { pagesRoutes } from './modules/pages/pages.routes.ts';
 import { imagesRoutes } from './modules/themes/images.routes.ts';
-import { mailViewerRoutes } from './modules/pages/mail-viewer.routes.ts';
+import { mailViewerRoutes } from './platform/mail/mail-viewer.routes.ts';
+import { outboxHandlers } from './outbox-handlers.ts';
 import { consoleRoutes } from './modules/console/console.routes.ts';
 
 /**
@@ -24,7 +25,7 @@ import { consoleRoutes } from './modules/console/console.routes.ts';
  */
 export async function routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(healthRoutes);
-  await app.register(mailViewerRoutes);
+  await app.register(mailViewerRoutes, { handlers: outboxHandlers });
   await app.register(imagesRoutes);
 
   // Machine API (A) under /api/v1: bearer token, then the route's capability

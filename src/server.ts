@@ -8,7 +8,7 @@ import { migrate } from './platform/db/migrate.ts';
 import { buildApp } from './app.ts';
 import { createLogger } from './platform/logger.ts';
 import { startJobs, type JobRunner } from './platform/jobs/jobs.ts';
-import { allJobs } from './modules/jobs.ts';
+import { allJobs } from './jobs.ts';
 
 export interface Runtime {
   ctx: AppContext;

@@ -1,17 +1,17 @@
-import type { AppContext } from '../../platform/context.ts';
-import { listRecentMail } from '../../platform/jobs/outbox.ts';
-import { outboxHandlers } from '../outbox-handlers.ts';
+import type { AppContext } from '../context.ts';
+import { listRecentMail } from '../jobs/outbox.ts';
+import type { OutboxHandler } from '../jobs/outbox-dispatcher.ts';
 
 /** The mail the service would have sent, rendered as the dispatcher would render it (development without SMTP). */
 
 const SHOWN = 50;
 
 /** The latest mail messages; one whose handler cannot render it (any more) is left out. */
-export async function recentMails(ctx: AppContext) {
+export async function recentMails(ctx: AppContext, handlers: Readonly<Record<string, OutboxHandler>>) {
   const rows = await listRecentMail(ctx.db, SHOWN);
   const mails = [];
   for (const r of rows) {
-    const h = outboxHandlers[r.kind];
+    const h = handlers[r.kind];
     const msg = h?.type === 'mail' ? await h.render(ctx, r.payload).catch(() => null) : null;
     if (msg) {
       // attachments by name, type and size: their bytes are for the SMTP server

@@ -1,9 +1,9 @@
-import type { OutboxHandler } from '../platform/jobs/outbox-dispatcher.ts';
-import { renderLatePaymentMail, renderPayLinkMail, renderTicketMail } from './orders/orders.mail.ts';
-import { renderRefundMail } from './refunds/refunds.mail.ts';
-import { autoRefund } from './refunds/auto-refund.service.ts';
-import { renderInvitationMail, renderPasswordResetMail } from './users/users.mail.ts';
-import { renderWebhookDisabledMail } from './webhooks/webhooks.mail.ts';
+import type { OutboxHandler } from './platform/jobs/outbox-dispatcher.ts';
+import { renderLatePaymentMail, renderPayLinkMail, renderTicketMail } from './modules/orders/orders.mail.ts';
+import { renderRefundMail } from './modules/refunds/refunds.mail.ts';
+import { autoRefund } from './modules/refunds/auto-refund.service.ts';
+import { renderInvitationMail, renderPasswordResetMail } from './modules/users/users.mail.ts';
+import { renderWebhookDisabledMail } from './modules/webhooks/webhooks.mail.ts';
 
 /** Every kind of outbox message and what dispatching it means. */
 export const outboxHandlers: Record<string, OutboxHandler> = {

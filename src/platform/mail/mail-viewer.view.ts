@@ -1,4 +1,4 @@
-import { html } from '../../platform/http/html.ts';
+import { html } from '../http/html.ts';
 import type { RecentMail } from './mail-viewer.service.ts';
 
 /** The development mail viewer's page: each message's subject, recipient, text and attachments. */
