@@ -5,7 +5,7 @@ import type { AppContext } from '../src/platform/context.ts';
 import { buildApp } from '../src/app.ts';
 import { createLogger } from '../src/platform/logger.ts';
 import { startJobs, type JobRunner } from '../src/platform/jobs/jobs.ts';
-import { allJobs } from '../src/modules/jobs.ts';
+import { allJobs } from '../src/jobs.ts';
 import { createRuntime } from '../src/server.ts';
 import type { Logger } from 'pino';
 import { createTestDatabase } from './db.ts';
