@@ -1,8 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
-import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
-import { formatMoney } from '../../platform/money.ts';
-import { GROUPS } from '../reports/orders-report.service.ts';
 import type { ReportQuery } from '../reports/orders-report.service.ts';
 import {
   deleteSavedReport,
@@ -12,29 +9,11 @@ import {
   reportQueryString,
   saveReport,
 } from '../reports/reports.service.ts';
-import { eventTabs } from './event-tabs.view.ts';
-import {
-  can,
-  checkForm,
-  principalOfViewer,
-  requireRole,
-  viewerOf,
-  type Viewer,
-  CONSOLE_FORM,
-  CONSOLE_PAGE,
-} from './console.http.ts';
+import { checkForm, principalOfViewer, requireRole, viewerOf, type Viewer, CONSOLE_FORM, CONSOLE_PAGE } from './console.http.ts';
 import { send, see } from './console.http.ts';
-import {
-  buttonForm,
-  consolePage,
-  field,
-  flashOf,
-  hiddenCsrf,
-  select,
-  type FieldErrors,
-  type Flash,
-} from './console-layout.view.ts';
-import { dateTimeFormat } from '../../platform/time.ts';
+import { flashOf, type FieldErrors, type Flash } from './console-layout.view.ts';
+import { eventBase } from './console.order-desk.view.ts';
+import { incomePage, ordersReportPage } from './console.reports.view.ts';
 
 /**
  * Reports in the console: the income report with its month table and the orders report
@@ -44,57 +23,8 @@ import { dateTimeFormat } from '../../platform/time.ts';
 
 type P = { account: string; event: string };
 
-const RANGES = [
-  { value: '30d', label: 'Last 30 days' },
-  { value: '7d', label: 'Last 7 days' },
-  { value: '24h', label: 'Last 24 hours' },
-  { value: 'month', label: 'This month' },
-  { value: 'all', label: 'All time' },
-  { value: 'custom', label: 'From – to (below)' },
-];
-const GROUP_LABEL: Record<string, string> = {
-  day: 'Day',
-  week: 'Week',
-  month: 'Month',
-  audience: 'Audience',
-  status: 'Status',
-  code: 'Discount code',
-};
-const n = (v: number) => v.toLocaleString('en-GB');
-const orders = (count: number, what = 'orders') => `${n(count)} ${count === 1 ? what.replace(/s$/, '') : what}`;
-
-function monthLabel(month: string): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return dateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, 1));
-}
-
-function reportNav(base: string, active: 'income' | 'orders'): SafeHtml {
-  return html`<nav class="segmented report-nav" aria-label="Reports">
-    <a href="${base}/reports" ${active === 'income' ? raw('aria-current="page"') : ''}>Income</a>
-    <a href="${base}/reports/orders" ${active === 'orders' ? raw('aria-current="page"') : ''}>Orders report</a>
-  </nav>`;
-}
-
-/** The range fields both reports share. */
-function rangeFields(q: Record<string, string>): SafeHtml {
-  return html`${select({ name: 'range', label: 'Range', value: q.range || '30d', options: RANGES })}
-    ${field({ name: 'from', label: 'From', type: 'date', value: q.from ?? '' })}
-    ${field({ name: 'to', label: 'To', type: 'date', value: q.to ?? '' })}
-    ${select({
-      name: 'on',
-      label: 'Count orders by',
-      value: q.on === 'started' ? 'started' : 'paid',
-      options: [
-        { value: 'paid', label: 'when they were paid' },
-        { value: 'started', label: 'when they were placed' },
-      ],
-    })}`;
-}
-
 export async function consoleReportsRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
-  const eventBase = (v: Viewer, slug: string) =>
-    `/console/a/${encodeURIComponent(v.account!.slug)}/events/${encodeURIComponent(slug)}`;
 
   // ---- income: figures, and the month table
   app.get<{ Params: P; Querystring: Record<string, string> }>(
@@ -104,71 +34,12 @@ export async function consoleReportsRoutes(app: FastifyInstance): Promise<void> 
       const viewer = await viewerOf(ctx, request, request.params.account);
       requireRole(viewer, 'orders.read');
       const r = await getIncome(ctx, principalOfViewer(viewer), request.params.event, request.query as ReportQuery);
-      const base = eventBase(viewer, request.params.event);
-      const m = (c: number) => formatMoney(c, r.currency);
-      const cols: Array<[string, (x: typeof r) => string]> = [
-        ['Orders', (x) => n(x.orders)],
-        ['Gross', (x) => m(x.gross_cents)],
-        ['Discounts', (x) => m(x.discount_cents)],
-        ['Refunds', (x) => m(x.refund_cents)],
-        ['Collected', (x) => m(x.collected_cents)],
-        ['Tax', (x) => m(x.tax_cents)],
-        ['Fees', (x) => m(x.fees_cents)],
-        ['Platform fees', (x) => m(x.platform_fee_cents)],
-        ['Net', (x) => m(x.net_cents)],
-        ['Pending', (x) => m(x.pending_cents)],
-      ];
-      const body = html`${eventTabs(viewer, request.params.event, 'reports')} ${reportNav(base, 'income')}
-      <form method="get" action="${base}/reports" class="card filters" aria-label="Income report range">
-        <div class="grid">${rangeFields(request.query)}</div>
-        <button type="submit">Show</button>
-      </form>
-      <div class="stats-row">
-        <div class="stat-card"><span>Net</span><strong>${m(r.net_cents)}</strong><small>after fees and refunds</small></div>
-        <div class="stat-card"><span>Collected</span><strong>${m(r.collected_cents)}</strong><small>${orders(r.orders)}</small></div>
-        <div class="stat-card"><span>Refunded</span><strong>${m(r.refund_cents)}</strong><small>${orders(r.refunded_orders)}</small></div>
-        <div class="stat-card"><span>Pending</span><strong>${m(r.pending_cents)}</strong><small>${orders(r.pending_orders)} on hold</small></div>
-      </div>
-      ${
-        r.unpriced_payments
-          ? html`<p class="flash bad" role="status">
-            ${n(r.unpriced_payments)} payments have no known fee yet: fees and net are lower bounds until they do.
-          </p>`
-          : ''
-      }
-      <h2>By month (${r.timezone})</h2>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Income by month">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Month</th>
-              ${cols.map(([h]) => html`<th scope="col" class="num">${h}</th>`)}
-            </tr>
-          </thead>
-          <tbody>
-            ${r.months.map(
-              (x) => html`<tr>
-                <th scope="row">${monthLabel(x.month)}</th>
-                ${cols.map(([, f]) => html`<td class="num">${f({ ...r, ...x })}</td>`)}
-              </tr>`,
-            )}
-            <tr class="total">
-              <th scope="row">Total</th>
-              ${cols.map(([, f]) => html`<td class="num"><strong>${f(r)}</strong></td>`)}
-            </tr>
-          </tbody>
-        </table>
-      </div>
-      <p class="hint">
-        In ${r.currency.toUpperCase()}. Collected: what buyers paid less refunds. Net: collected less tax, processor and
-        platform fees. The same figures as <code>GET /api/v1/events/{slug}/income</code>.
-      </p>`;
-      return send(reply, consolePage({ title: 'Income', viewer, active: 'events', body }));
+      return send(reply, incomePage(viewer, request.params.event, request.query, r));
     },
   );
 
   // ---- the orders report, and saved reports
-  const ordersReportPage = async (
+  const showOrdersReport = async (
     request: FastifyRequest<{ Params: P; Querystring: Record<string, string> }>,
     reply: FastifyReply,
     viewer: Viewer,
@@ -176,130 +47,22 @@ export async function consoleReportsRoutes(app: FastifyInstance): Promise<void> 
   ) => {
     const p = principalOfViewer(viewer);
     const q = request.query as ReportQuery;
-    const [r, saved] = await Promise.all([
+    const [report, saved] = await Promise.all([
       getOrdersReport(ctx, p, request.params.event, q),
       getSavedReports(ctx, p, request.params.event),
     ]);
-    const base = eventBase(viewer, request.params.event);
-    const m = (c: number) => formatMoney(c, r.currency);
-    const query = reportQueryString(q);
-    const write = can(viewer, 'events.write');
-    const body = html`${eventTabs(viewer, request.params.event, 'reports')} ${reportNav(base, 'orders')}
-      <form method="get" action="${base}/reports/orders" class="card filters" aria-label="Orders report">
-        <div class="grid">
-          ${select({
-            name: 'group',
-            label: 'Group by',
-            value: r.group,
-            options: GROUPS.map((g) => ({ value: g, label: GROUP_LABEL[g]! })),
-          })}
-          ${rangeFields(request.query)}
-          ${select({
-            name: 'status',
-            label: 'Status',
-            value: r.status,
-            options: [
-              { value: '', label: 'Any status' },
-              ...['paid', 'pending', 'refunded', 'canceled'].map((s) => ({ value: s, label: s })),
-            ],
-          })}
-          ${field({ name: 'audience', label: 'Audience (key, or -)', value: r.audience })}
-          ${field({ name: 'code', label: 'Discount code (or -)', value: r.code })}
-          ${select({
-            name: 'paid',
-            label: 'Orders',
-            value: r.paid ? '1' : '',
-            options: [
-              { value: '', label: 'all' },
-              { value: '1', label: 'only those that took money' },
-            ],
-          })}
-        </div>
-        <button type="submit">Show</button>
-      </form>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Orders report">
-        <table>
-          <caption class="skip">Orders grouped by ${GROUP_LABEL[r.group]}</caption>
-          <thead>
-            <tr>
-              <th scope="col">${GROUP_LABEL[r.group]}</th>
-              <th scope="col" class="num">Orders</th>
-              <th scope="col" class="num">Tickets</th>
-              <th scope="col" class="num">Gross</th>
-              <th scope="col" class="num">Discounts</th>
-              <th scope="col" class="num">Amount</th>
-              <th scope="col" class="num">Refunds</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${
-              r.rows.length
-                ? r.rows.map(
-                    (x) => html`<tr>
-                    <th scope="row">${x.key}</th>
-                    <td class="num">${n(x.orders)}</td>
-                    <td class="num">${n(x.units)}</td>
-                    <td class="num">${m(x.gross_cents)}</td>
-                    <td class="num">${m(x.discount_cents)}</td>
-                    <td class="num">${m(x.amount_cents)}</td>
-                    <td class="num">${m(x.refund_cents)}</td>
-                  </tr>`,
-                  )
-                : html`<tr><td colspan="7">No orders in this range.</td></tr>`
-            }
-            <tr class="total">
-              <th scope="row">Total</th>
-              <td class="num"><strong>${n(r.totals.orders)}</strong></td>
-              <td class="num"><strong>${n(r.totals.units)}</strong></td>
-              <td class="num"><strong>${m(r.totals.gross_cents)}</strong></td>
-              <td class="num"><strong>${m(r.totals.discount_cents)}</strong></td>
-              <td class="num"><strong>${m(r.totals.amount_cents)}</strong></td>
-              <td class="num"><strong>${m(r.totals.refund_cents)}</strong></td>
-            </tr>
-          </tbody>
-        </table>
-      </div>
-      <p class="hint">In ${r.currency.toUpperCase()}, ${r.timezone}. The same figures as <code>GET /api/v1/events/{slug}/report</code>.</p>
-
-      <h2>Saved reports</h2>
-      ${
-        saved.length
-          ? html`<ul class="plain">
-            ${saved.map(
-              (s) => html`<li class="actions">
-                <a href="${base}/reports/orders?${s.query.replace(/^\?/, '')}">${s.name}</a>
-                <span class="muted">${s.query.replace(/^\?/, '') || 'the defaults'}</span>
-                ${
-                  write
-                    ? buttonForm({
-                        action: `${base}/reports/saved/${s.id}/delete`,
-                        csrf: viewer.csrf,
-                        label: 'Delete',
-                        kind: 'danger',
-                        ariaLabel: `Delete ${s.name}`,
-                      })
-                    : ''
-                }
-              </li>`,
-            )}
-          </ul>`
-          : html`<p class="muted">None yet.</p>`
-      }
-      ${
-        write
-          ? html`<form method="post" action="${base}/reports/saved" class="card">
-            ${hiddenCsrf(viewer.csrf)}
-            <input type="hidden" name="query" value="${query}" />
-            ${field({ name: 'name', label: 'Save this report as', value: opts.name ?? '', errors: opts.errors, required: true })}
-            <button type="submit">Save report</button>
-          </form>`
-          : ''
-      }`;
-    return send(
-      reply,
-      consolePage({ title: 'Orders report', viewer, active: 'events', flash: opts.flash ?? flashOf(request.query), body }),
-      opts.status ?? 200,
-    );
+    const page = ordersReportPage({
+      viewer,
+      event: request.params.event,
+      query: request.query,
+      report,
+      saved,
+      savedQuery: reportQueryString(q),
+      flash: opts.flash ?? flashOf(request.query),
+      errors: opts.errors,
+      name: opts.name,
+    });
+    return send(reply, page, opts.status ?? 200);
   };
 
   app.get<{ Params: P; Querystring: Record<string, string> }>(
@@ -308,7 +71,7 @@ export async function consoleReportsRoutes(app: FastifyInstance): Promise<void> 
     async (request, reply) => {
       const viewer = await viewerOf(ctx, request, request.params.account);
       requireRole(viewer, 'orders.read');
-      return ordersReportPage(request, reply, viewer);
+      return showOrdersReport(request, reply, viewer);
     },
   );
 
@@ -326,7 +89,7 @@ export async function consoleReportsRoutes(app: FastifyInstance): Promise<void> 
       } catch (err) {
         if (!(err instanceof AppError) || !err.fields) throw err;
         (request as { query: unknown }).query = query;
-        return ordersReportPage(request, reply, viewer, {
+        return showOrdersReport(request, reply, viewer, {
           flash: { kind: 'bad', text: 'Not saved: check the name.' },
           errors: err.fields,
           name: form.name,

@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
-import { html, type SafeHtml } from '../../platform/http/html.ts';
-import { WEBHOOK_TYPES } from '../webhooks/types.ts';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -18,16 +16,8 @@ import {
 import { fromLocalInput } from './catalogue-form.ts';
 import { checkForm, CONSOLE_FORM, CONSOLE_PAGE, formList, requireRole, viewerOf, type Viewer } from './console.http.ts';
 import { send, see } from './console.http.ts';
-import {
-  buttonForm,
-  checkbox,
-  consolePage,
-  field,
-  flashOf,
-  hiddenCsrf,
-  type FieldErrors,
-  type Flash,
-} from './console-layout.view.ts';
+import { flashOf, type FieldErrors, type Flash } from './console-layout.view.ts';
+import { deliveryLogPage, webhooksBase, webhooksListPage } from './console.webhooks.view.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
@@ -35,14 +25,6 @@ const form = CONSOLE_FORM;
 /** Webhooks (owners): endpoints, secrets shown once, a delivery log with every attempt, redelivery. */
 export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
-  const base = (v: Viewer) => `/console/a/${encodeURIComponent(v.account!.slug)}/webhooks`;
-
-  const typeBoxes = (prefix: string, chosen: string[]): SafeHtml =>
-    html`<fieldset class="field">
-      <legend>Events</legend>
-      <p class="hint">None ticked: every event.</p>
-      ${WEBHOOK_TYPES.map((t) => checkbox({ name: 'events', value: t, label: t, checked: chosen.includes(t), id: `${prefix}-${t}` }))}
-    </fieldset>`;
 
   const listPage = async (
     request: FastifyRequest,
@@ -51,56 +33,10 @@ export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void>
     opts: { secret?: { url: string; secret: string }; errors?: FieldErrors; flash?: Flash | null; status?: number } = {},
   ) => {
     const endpoints = await listEndpoints(ctx.db, viewer.account!.id);
+    const flash = opts.flash ?? flashOf(request.query);
     return send(
       reply,
-      consolePage({
-        title: 'Webhooks',
-        viewer,
-        active: 'webhooks',
-        flash: opts.flash ?? flashOf(request.query),
-        body: html`${
-          opts.secret
-            ? html`<div class="card" role="status">
-                <h2>Signing secret for ${opts.secret.url}</h2>
-                <p>Copy it now: it is shown this once only. Verify deliveries with any Standard Webhooks library.</p>
-                <code class="secret">${opts.secret.secret}</code>
-              </div>`
-            : ''
-        }
-          ${endpoints.length === 0 ? html`<p class="muted">No endpoints yet.</p>` : ''}
-          ${endpoints.map(
-            (e) => html`<details class="item">
-              <summary>
-                <strong>${e.url}</strong>
-                <span>${e.enabled ? 'enabled' : html`<span class="pill">disabled${e.disabled_reason ? `: ${e.disabled_reason}` : ''}</span>`}</span>
-                <span class="muted">${e.events.length ? e.events.join(', ') : 'every event'}</span>
-                <span class="edit" aria-hidden="true">Edit</span>
-              </summary>
-              <div class="body">
-                <p><a href="${base(viewer)}/${e.id}">Delivery log</a></p>
-                <form method="post" action="${base(viewer)}/${e.id}">
-                  ${hiddenCsrf(viewer.csrf)}
-                  ${field({ name: 'url', label: 'URL', value: e.url, id: `u-${e.id}`, type: 'url' })}
-                  ${field({ name: 'description', label: 'Description', value: e.description, id: `d-${e.id}` })}
-                  ${typeBoxes(`e${e.id}`, e.events)} ${checkbox({ name: 'enabled', label: 'Enabled', checked: e.enabled, id: `en-${e.id}` })}
-                  <button type="submit">Save</button>
-                </form>
-                <div class="actions" style="margin-top:.75rem">
-                  ${buttonForm({ action: `${base(viewer)}/${e.id}/test`, csrf: viewer.csrf, label: 'Send a test event', kind: 'secondary' })}
-                  ${buttonForm({ action: `${base(viewer)}/${e.id}/rotate`, csrf: viewer.csrf, label: 'Rotate the secret', kind: 'secondary' })}
-                  ${buttonForm({ action: `${base(viewer)}/${e.id}/delete`, csrf: viewer.csrf, label: 'Delete', kind: 'danger' })}
-                </div>
-              </div>
-            </details>`,
-          )}
-          <form method="post" action="${base(viewer)}" class="card">
-            <h2>Add an endpoint</h2>
-            ${hiddenCsrf(viewer.csrf)}
-            ${field({ name: 'url', label: 'URL', type: 'url', required: true, errors: opts.errors, hint: 'https:// address that receives POSTed JSON events.' })}
-            ${field({ name: 'description', label: 'Description', errors: opts.errors })} ${typeBoxes('new', [])}
-            <button type="submit">Add the endpoint</button>
-          </form>`,
-      }),
+      webhooksListPage({ viewer, endpoints, flash, secret: opts.secret, errors: opts.errors }),
       opts.status ?? 200,
     );
   };
@@ -154,7 +90,7 @@ export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void>
       }
       throw err;
     }
-    return see(reply, `${base(viewer)}?done=saved`);
+    return see(reply, `${webhooksBase(viewer)}?done=saved`);
   });
 
   app.post<E>('/console/a/:account/webhooks/:id/rotate', form, async (request, reply) => {
@@ -171,14 +107,14 @@ export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void>
     const viewer = await guard(request);
     await checkForm(ctx, request, viewer);
     await deleteEndpoint(ctx.db, viewer.account!.id, endpointId(request));
-    return see(reply, `${base(viewer)}?done=removed`);
+    return see(reply, `${webhooksBase(viewer)}?done=removed`);
   });
 
   app.post<E>('/console/a/:account/webhooks/:id/test', form, async (request, reply) => {
     const viewer = await guard(request);
     await checkForm(ctx, request, viewer);
     await sendTestEvent(ctx, viewer.account!.id, endpointId(request));
-    return see(reply, `${base(viewer)}/${endpointId(request)}?done=queued`);
+    return see(reply, `${webhooksBase(viewer)}/${endpointId(request)}?done=queued`);
   });
 
   // ---- The delivery log of one endpoint
@@ -188,62 +124,8 @@ export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void>
     const q = request.query as { after?: string };
     const { deliveries, next_after } = await listDeliveries(ctx.db, viewer.account!.id, id, { limit: '50', after: q.after });
     const attempts = await Promise.all(deliveries.map((d) => deliveryAttempts(ctx.db, viewer.account!.id, id, d.id)));
-    return send(
-      reply,
-      consolePage({
-        title: `Deliveries to ${endpoint.url}`,
-        viewer,
-        active: 'webhooks',
-        flash: flash ?? flashOf(request.query),
-        body: html`<p><a href="${base(viewer)}">All endpoints</a></p>
-          <form method="post" action="${base(viewer)}/${id}/redeliver-failed" class="card">
-            <h2>Send failed deliveries again</h2>
-            ${hiddenCsrf(viewer.csrf)}
-            ${field({ name: 'since', label: 'Failed since (UTC)', type: 'datetime-local', required: true })}
-            <button type="submit" class="secondary">Redeliver</button>
-          </form>
-          ${
-            deliveries.length
-              ? html`<div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col"
-                        ><span class="muted">Redeliver</span></th
-                      >
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${deliveries.map(
-                      (d, i) => html`<tr>
-                        <td>${d.type}<div class="muted">${d.webhook_id} · ${d.created_at.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')}</div></td>
-                        <td>${d.status}${d.next_attempt_at ? html`<div class="muted">next ${d.next_attempt_at.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')}</div>` : ''}</td>
-                        <td>
-                          <ul class="muted" style="margin:0;padding-left:1rem">
-                            ${attempts[i]!.map(
-                              (a) =>
-                                html`<li>
-                                  ${a.status_code ?? 'no answer'} · ${a.duration_ms} ms${a.error ? html` · ${a.error}` : ''}${
-                                    a.response_body ? html`<div><code>${a.response_body.slice(0, 200)}</code></div>` : ''
-                                  }
-                                </li>`,
-                            )}
-                          </ul>
-                        </td>
-                        <td>
-                          ${buttonForm({ action: `${base(viewer)}/${id}/deliveries/${d.id}/redeliver`, csrf: viewer.csrf, label: 'Redeliver', kind: 'secondary', ariaLabel: `Redeliver ${d.webhook_id}` })}
-                        </td>
-                      </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>
-              ${next_after ? html`<p><a href="${base(viewer)}/${id}?after=${next_after}">Older deliveries</a></p>` : ''}`
-              : html`<p class="muted">No deliveries yet.</p>`
-          }`,
-      }),
-      status,
-    );
+    const flashed = flash ?? flashOf(request.query);
+    return send(reply, deliveryLogPage({ viewer, endpoint, deliveries, next_after, attempts, flash: flashed }), status);
   };
 
   app.get<E>('/console/a/:account/webhooks/:id', page, async (request, reply) => logPage(request, reply, await guard(request)));
@@ -255,7 +137,7 @@ export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void>
       const viewer = await guard(request);
       await checkForm(ctx, request, viewer);
       await redeliver(ctx, viewer.account!.id, Number(request.params.id) || 0, Number(request.params.delivery) || 0);
-      return see(reply, `${base(viewer)}/${Number(request.params.id)}?done=queued`);
+      return see(reply, `${webhooksBase(viewer)}/${Number(request.params.id)}?done=queued`);
     },
   );
 

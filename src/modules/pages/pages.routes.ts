@@ -1,23 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
-import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
+import type { SafeHtml } from '../../platform/http/html.ts';
 import { pageCsp } from '../../platform/http/security-headers.ts';
 import type { Locale } from '../i18n/i18n.ts';
 import type { OrderDocument } from '../orders/order-document.repo.ts';
 import { loadPageTheme } from '../themes/page-theme.service.ts';
-import { PAGE_CSS, eventHeader, ledger, receipt, ticketCards } from './order.view.ts';
 import { ticketsPdf } from '../orders/ticket-pdf.view.ts';
 import { notFound } from '../../platform/errors.ts';
-import { confirmCard, loadBySecret, notPayableMessage, paySandbox, payState, startCardPayment } from './pay-order.ts';
+import { confirmCard, loadBySecret, paySandbox, payState, startCardPayment } from './pay-order.ts';
+import { cardPageBody, notPayable, orderPageBody, pageContent, payPageBody, paymentPendingBody } from './pay.view.ts';
 import { shopRoutes } from './shop.routes.ts';
 import { qrRoutes } from './qr.routes.ts';
 import { publicRoutes } from './public.routes.ts';
-import { frameOf, langQuery, languageSwitch, pageLocale, sendPage } from './page-language.ts';
-
-/** Progressive enhancement: the hold counts down when scripts run; the page works without. */
-const COUNTDOWN =
-  raw(`(()=>{const el=document.querySelector('[data-countdown]');if(!el)return;const end=Date.parse(el.dataset.countdown);
-const tick=()=>{const s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>3600?'':s===0?el.dataset.up:el.dataset.left.replace('{time}',Math.floor(s/60)+':'+String(s%60).padStart(2,'0'));if(s>0&&s<=3600)setTimeout(tick,1000)};tick()})()`);
+import { frameOf, langQuery, pageLocale, sendPage } from './page-language.ts';
 
 const secretParams = {
   type: 'object',
@@ -57,9 +52,7 @@ async function render(
   const theme = await loadPageTheme(app.ctx.db, doc.order.account_id);
   // the language switch links to the page itself (a confirmation's answer: to its pay page)
   const path = new URL(reply.request.url, 'http://x').pathname.replace(/\/confirm$/, '');
-  return sendPage(reply, theme.wrap(html`${PAGE_CSS}${languageSwitch(loc, path)}${body}`.value, title, frameOf(loc)), {
-    status,
-  });
+  return sendPage(reply, theme.wrap(pageContent(loc, path, body).value, title, frameOf(loc)), { status });
 }
 
 /** The order's page language: `?lang=`, the language it was bought in, the browser's, the event's. */
@@ -78,7 +71,12 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const doc = await loadBySecret(ctx, request.params.secret);
       const loc = localeOf(request, doc);
-      return render(app, reply, doc, loc, loc.m.payFor(doc.order.event_name), await payPageBody(doc, loc, request.cspNonce));
+      const state = payState(ctx, doc);
+      const body =
+        state === 'payable'
+          ? payPageBody(doc, loc, request.cspNonce, await csrfToken(ctx, `pay:${doc.order.id}`))
+          : notPayable(doc, loc, state);
+      return render(app, reply, doc, loc, loc.m.payFor(doc.order.event_name), body);
     },
   );
 
@@ -97,6 +95,7 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
         return reply.code(303).header('location', `/o/${request.params.secret}`).send();
       }
       const intent = await startCardPayment(ctx, doc);
+      const body = cardPageBody(doc, loc, intent.client_secret ?? '', await csrfToken(ctx, `pay:${doc.order.id}`));
       return render(
         app,
         reply.header(
@@ -109,7 +108,7 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
         doc,
         loc,
         loc.m.payByCard,
-        await cardPageBody(doc, loc, intent.client_secret ?? ''),
+        body,
       );
     },
   );
@@ -123,17 +122,7 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
       const outcome = await confirmCard(ctx, doc);
       const loc = localeOf(request, doc);
       if (outcome === 'pending')
-        return render(
-          app,
-          reply,
-          doc,
-          loc,
-          loc.m.paymentPending,
-          html`${eventHeader(doc, loc)}
-            <p class="admit-status" role="status">${loc.m.paymentNotConfirmed}</p>
-            <p><a href="/pay/${request.params.secret}">${loc.m.backToPayment}</a></p>`,
-          202,
-        );
+        return render(app, reply, doc, loc, loc.m.paymentPending, paymentPendingBody(doc, loc, request.params.secret), 202);
       return reply.code(303).header('location', `/o/${request.params.secret}`).send();
     },
   );
@@ -191,81 +180,4 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
       return sendPdf(reply, doc, localeOf(request, doc), [request.params.ref], `ticket-${request.params.ref}.pdf`);
     },
   );
-
-  /** `nonce`: this response's CSP nonce, which the countdown script must carry to run. */
-  async function payPageBody(doc: OrderDocument, loc: Locale, nonce: string): Promise<SafeHtml> {
-    const state = payState(ctx, doc);
-    if (state !== 'payable') return notPayable(doc, loc, state);
-    const { order } = doc;
-    const { m } = loc;
-    const total = loc.money(order.total_cents, order.currency);
-    const sandbox = order.payments_mode === 'sandbox' || order.payments_provider === 'sandbox';
-    return html`${eventHeader(doc, loc)}
-      <p>${m.order} <strong>${order.ref}</strong>${order.name ? html` ${m.forName(order.name)}` : ''}.</p>
-      ${
-        order.expires_at
-          ? html`<p class="admit-status" role="status">
-                ${m.reservedUntil}
-                <time datetime="${new Date(order.expires_at).toISOString()}"
-                  >${loc.dateTime(order.expires_at, order.timezone)}</time
-                >.
-                <strong
-                  data-countdown="${new Date(order.expires_at).toISOString()}"
-                  data-up="${m.timeIsUp}"
-                  data-left="${m.timeLeft}"
-                ></strong>
-              </p>
-              <script nonce="${nonce}">
-                ${COUNTDOWN}
-              </script>`
-          : ''
-      }
-      ${receipt(doc, loc)}
-      <form method="post" action="/pay/${order.access_secret}">
-        <input type="hidden" name="csrf" value="${await csrfToken(ctx, `pay:${order.id}`)}" />
-        ${sandbox ? html`<p class="muted">${m.testMode}</p>` : ''}
-        <button type="submit">${m.payAmount(total)}</button>
-      </form>`;
-  }
-
-  async function cardPageBody(doc: OrderDocument, loc: Locale, clientSecret: string): Promise<SafeHtml> {
-    const { order } = doc;
-    const { m } = loc;
-    return html`${eventHeader(doc, loc)}${receipt(doc, loc)}
-      <form method="post" action="/pay/${order.access_secret}/confirm" id="card-form" data-client-secret="${clientSecret}">
-        <input type="hidden" name="csrf" value="${await csrfToken(ctx, `pay:${order.id}`)}" />
-        <div id="card-element" aria-label="${m.cardDetails}"></div>
-        <button type="submit">${m.payAmount(loc.money(order.total_cents, order.currency))}</button>
-      </form>
-      <p class="muted">${m.stripeNote}</p>`;
-  }
-
-  function notPayable(doc: OrderDocument, loc: Locale, state: ReturnType<typeof payState>): SafeHtml {
-    return html`${eventHeader(doc, loc)}
-      <p class="admit-status" role="alert">${notPayableMessage(state, loc.m)}</p>
-      ${state === 'paid' || state === 'refunded' ? html`<p><a href="/o/${doc.order.access_secret}">${loc.m.seeOrder}</a></p>` : ''}`;
-  }
-
-  async function orderPageBody(doc: OrderDocument, loc: Locale, secret: string): Promise<SafeHtml> {
-    const { order } = doc;
-    const { m } = loc;
-    const status: Record<string, string> = {
-      paid: m.statusPaid,
-      pending: m.statusPending,
-      canceled: m.statusCanceled,
-      refunded: m.statusRefunded,
-    };
-    return html`${eventHeader(doc, loc)}
-      <p class="admit-status" role="status">${m.order} <strong>${order.ref}</strong>: ${status[order.status] ?? order.status}</p>
-      ${order.status === 'pending' ? html`<p><a class="button" href="/pay/${secret}">${m.payNow}</a></p>` : ''}
-      ${
-        order.status === 'paid' && doc.tickets.some((t) => t.status !== 'voided')
-          ? html`<p class="admit-downloads"><a class="button" href="/o/${secret}/tickets.pdf">${m.downloadTickets}</a></p>`
-          : ''
-      }
-      ${await ticketCards(doc, loc, order.status === 'paid' ? (ref) => `/o/${secret}/tickets/${encodeURIComponent(ref)}.pdf` : null)}
-      <h2>${m.receipt}</h2>
-      ${receipt(doc, loc)}${ledger(doc, loc)}
-      <p class="muted">${m.keepPagePrivate}</p>`;
-  }
 }
