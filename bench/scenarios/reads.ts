@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { autocannon, fmt, freePort, medianRound, ROOT, startProcess, stopProcess, waitFor, type LoadResult } from '../lib.ts';
+import type { ScenarioContext } from './context.ts';
+
+/** Reads that hit no database write: the event, its ticket types and its page, against a bare Fastify server answering them from memory. */
+export async function reads(c: ScenarioContext): Promise<void> {
+  const { base, quick, headers, add } = c;
+  const bport = await freePort();
+  const eventJson = await (await fetch(`${base}/api/v1/events/flash`, { headers })).text();
+  const typesJson = await (await fetch(`${base}/api/v1/events/flash/ticket-types`, { headers })).text();
+  // the buyer's event page: its weight before images, and the same HTML from memory as the baseline
+  const pageHtml = await (await fetch(`${base}/e/bench/flash`)).text();
+  const pageBytes = Buffer.byteLength(pageHtml);
+  const bare = startProcess(
+    ['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts'), String(bport), eventJson, typesJson, pageHtml],
+    {},
+  );
+  try {
+    await waitFor(`http://127.0.0.1:${bport}/healthz`);
+    for (const [name, p, b] of [
+      ['GET /events/{slug}', '/api/v1/events/flash', '/event'],
+      ['GET /events/{slug}/ticket-types', '/api/v1/events/flash/ticket-types', '/types'],
+      ['event page /e/{account}/{event}', '/e/bench/flash', '/page'],
+    ] as const) {
+      // Both servers warmed up first (JIT), then measured in alternating rounds, each side's
+      // median round kept: on two cores the load generator competes with the server, and one
+      // round alone swings by a factor of two.
+      const admitTarget = { url: `${base}${p}`, connections: 64, headers };
+      const bareTarget = { url: `http://127.0.0.1:${bport}${b}`, connections: 64 };
+      await autocannon({ ...admitTarget, duration: 2 });
+      await autocannon({ ...bareTarget, duration: 2 });
+      const admitRounds: LoadResult[] = [];
+      const bareRounds: LoadResult[] = [];
+      for (let round = 0; round < 3; round++) {
+        admitRounds.push(await autocannon({ ...admitTarget, duration: quick ? 2 : 4 }));
+        bareRounds.push(await autocannon({ ...bareTarget, duration: quick ? 2 : 4 }));
+      }
+      const admit = medianRound(admitRounds);
+      const bareLoad = medianRound(bareRounds);
+      add({
+        scenario: name,
+        figure: 'req/s',
+        admit: admit.perSecond,
+        baseline: bareLoad.perSecond,
+        baselineName: 'bare Fastify',
+        note: `${p.startsWith('/e/') ? `${fmt(pageBytes / 1024, 1)} KB of HTML (CSS and script inline, no request before images); ` : ''}median of 3 rounds; p99 ${fmt(admit.p99)} ms vs ${fmt(bareLoad.p99)} ms; rounds ${admitRounds.map((r) => fmt(r.perSecond)).join(' / ')} vs ${bareRounds.map((r) => fmt(r.perSecond)).join(' / ')}`,
+      });
+    }
+  } finally {
+    await stopProcess(bare);
+  }
+}
