@@ -36,7 +36,11 @@ export async function applyCodes(
     .selectAll()
     .where('account_id', '=', accountId)
     .where('event_id', '=', eventId)
-    .where(sql<string>`upper(code)`, 'in', [...new Set(wanted.map((c) => c.toUpperCase()))])
+    .where(
+      sql<string>`upper(code)`,
+      'in',
+      wanted.map((c) => c.toUpperCase()),
+    )
     // a disabled code (removed after it was redeemed) is refused like an unknown one
     .where('disabled_at', 'is', null)
     .execute();
@@ -47,8 +51,6 @@ export async function applyCodes(
   for (const code of wanted) {
     const row = byCode.get(code.toUpperCase());
     if (!row) throw invalidCode(`The code "${code}" does not exist for this event`);
-    // two stored codes can differ only in case (made before codes were compared that way)
-    if (out.some((o) => o.id === row.id)) continue;
     if (row.valid_until && new Date(row.valid_until).getTime() <= now.getTime())
       throw invalidCode(`The code "${row.code}" has expired`);
     if (row.max_uses !== null && row.uses >= row.max_uses) throw invalidCode(`The code "${row.code}" has been used up`);

@@ -32,21 +32,17 @@ export async function setPassword(db: Db, email: string, password: string): Prom
   if (weak) throw invalid({ password: [weak] });
   const user = await findUserByEmail(db, email);
   if (!user) throw notFound(`No person with email ${email}`);
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('users')
-      .set({ password_hash: await hashPassword(password), password_changed_at: new Date() })
-      .where('id', '=', user.id)
-      .execute();
-    await endResetsAndSessions(trx, user.id, new Date());
-  });
+  const hash = await hashPassword(password);
+  await db.transaction().execute((trx) => storePassword(trx, user.id, hash, new Date()));
 }
 
 /**
- * A password set ends every reset link still out for that person (the one used and any other
- * mailed before it) and every session: whoever held the old password or an older link is out.
+ * Stores a new password hash. A password set ends every reset link still out for that person
+ * (the one used and any other mailed before it) and every session but `keepSession`: whoever
+ * held the old password or an older link is out.
  */
-async function endResetsAndSessions(db: Db, userId: number, now: Date, keepSession?: string): Promise<void> {
+async function storePassword(db: Db, userId: number, hash: string, now: Date, keepSession?: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: hash, password_changed_at: now }).where('id', '=', userId).execute();
   await db
     .updateTable('password_resets')
     .set({ used_at: now })
@@ -72,14 +68,7 @@ export async function changePassword(
   const weak = passwordProblem(input.next);
   if (weak) throw invalid({ password: [weak] });
   const hash = await hashPassword(input.next);
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('users')
-      .set({ password_hash: hash, password_changed_at: ctx.clock.now() })
-      .where('id', '=', session.userId)
-      .execute();
-    await endResetsAndSessions(trx, session.userId, ctx.clock.now(), session.id);
-  });
+  await ctx.db.transaction().execute((trx) => storePassword(trx, session.userId, hash, ctx.clock.now(), session.id));
 }
 
 /**
@@ -245,12 +234,8 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
     if (!row || row.used_at || new Date(row.expires_at) <= ctx.clock.now()) {
       throw notFound('This reset link has expired or was already used; ask for a new one');
     }
-    await trx
-      .updateTable('users')
-      .set({ password_hash: await hashPassword(password), password_changed_at: ctx.clock.now() })
-      .where('id', '=', row.user_id)
-      .execute();
-    await endResetsAndSessions(trx, row.user_id, ctx.clock.now());
+    // hashed only once the link is known good: an unknown token costs no scrypt
+    await storePassword(trx, row.user_id, await hashPassword(password), ctx.clock.now());
   });
 }
 
