@@ -8,7 +8,7 @@ declare module 'fastify' {
      * page's Content-Security-Policy allows scripts with that nonce only. Fresh per request, so a
      * script injected into the page (which cannot know it) does not run.
      */
-    cspNonce: string;
+    readonly cspNonce: string;
   }
 }
 
@@ -36,7 +36,13 @@ export function pageCsp(nonce: string, extra: CspSources = {}): string {
   ].join('; ');
 }
 
-const newNonce = () => randomBytes(16).toString('base64');
+/** Nonces are made when a page first asks for one: API responses never need one. */
+const nonces = new WeakMap<object, string>();
+function nonceOf(request: object): string {
+  let nonce = nonces.get(request);
+  if (!nonce) nonces.set(request, (nonce = randomBytes(16).toString('base64')));
+  return nonce;
+}
 
 /** Cache-Control directives that keep a response out of shared caches (or make them ask each time). */
 const PRIVATE = /(?:^|,)\s*(?:no-store|private|no-cache)\s*(?:,|$)/i;
@@ -49,20 +55,19 @@ const PRIVATE = /(?:^|,)\s*(?:no-store|private|no-cache)\s*(?:,|$)/i;
  * says the same (see verifyCsrf).
  */
 export function securityHeaders(app: FastifyInstance): void {
-  app.decorateRequest('cspNonce', '');
-  // callback hooks, not async ones: they run on every request and have nothing to await
-  app.addHook('onRequest', (request, _reply, done) => {
-    request.cspNonce = newNonce();
-    done();
+  app.decorateRequest('cspNonce', {
+    getter(this: object) {
+      return nonceOf(this);
+    },
   });
+  // a callback hook, not an async one: it runs on every response and has nothing to await
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
       if (!reply.hasHeader('content-security-policy')) {
-        // should a response come without the onRequest hook having run, it gets a nonce here
-        reply.header('content-security-policy', pageCsp((request.cspNonce ||= newNonce())));
+        reply.header('content-security-policy', pageCsp(request.cspNonce));
         // A page from a shared cache would hand one nonce to many visitors: anyone could read it
         // from their own copy and put it on a script injected for the others. Pages under this
         // policy get `no-store` unless the route already chose no-store, private or no-cache.
