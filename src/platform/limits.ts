@@ -28,6 +28,13 @@ export const MAX_CAPACITY = 2_000_000_000;
 export const MAX_PRICE_CENTS = 10_000_000_000;
 
 /**
+ * The largest donation one line takes, in minor units (one million in the main unit of a
+ * two-digit currency; contract section 10). Beyond it a typo, or a probe of the arithmetic,
+ * not a gift.
+ */
+export const MAX_DONATION_CENTS = 100_000_000;
+
+/**
  * The largest figure one order may carry (a line's total or tax, the subtotal), in minor units:
  * ten billion in the main unit of a two-digit currency, a hundred lines at the largest price.
  * Far below 2^53, so the checkout's sums of such figures are exact in a double, and converted at

@@ -1,13 +1,8 @@
+import { MAX_DONATION_CENTS } from '../../platform/limits.ts';
 import { formatMoney } from '../../platform/money.ts';
 import type { Catalogue, CatalogueGood, CatalogueType } from './catalogue.repo.ts';
 import { invalidItems } from './orders.errors.ts';
 import { groupUnitPrice, priceIn, priceLine, type PricedLine } from './pricing.ts';
-
-/**
- * The largest donation one line takes, in minor units (one million in the main unit of a
- * two-digit currency). Beyond it a typo, or a probe of the arithmetic, not a gift.
- */
-export const MAX_DONATION_CENTS = 100_000_000;
 
 export interface ItemRequest {
   ticket_type_id: number;

@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import type { Answer, ItemAnswer } from '../../platform/db/schema.ts';
 import { minorDigits } from '../../platform/money.ts';
 import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
-import { MAX_DONATION_CENTS } from '../orders/build-lines.ts';
+import { MAX_DONATION_CENTS } from '../../platform/limits.ts';
 import { BROWSER_HOLD_MS } from '../orders/holds.ts';
 import { isEmail } from '../orders/orders.service.ts';
 import { placeOrder, salesEnd } from '../orders/place-order.service.ts';
