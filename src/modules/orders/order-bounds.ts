@@ -78,16 +78,13 @@ export async function refuseOversized(
   const unstocked = oversized.find((o) => (lineOf(o)?.inventory_id ?? null) === null);
   if (unstocked) throw overLineBound(lineOf(unstocked)?.name ?? `item ${unstocked.id}`);
   const asked = new Map<number, number>();
-  for (const o of oversized) {
-    const id = lineOf(o)!.inventory_id!;
-    asked.set(id, (asked.get(id) ?? 0) + o.quantity);
-  }
-  const available = await readAvailability(ctx.db, accountId, [...asked.keys()], now);
+  const names = new Map<number, string>();
   for (const o of oversized) {
     const l = lineOf(o)!;
-    const left = available.get(l.inventory_id!)?.remaining ?? 0;
-    if (asked.get(l.inventory_id!)! > left) throw shortOfStock(l.name, left);
+    asked.set(l.inventory_id!, (asked.get(l.inventory_id!) ?? 0) + o.quantity);
+    if (!names.has(l.inventory_id!)) names.set(l.inventory_id!, l.name);
   }
+  await refuseBeyondStock(ctx, accountId, asked, names, now);
   throw overLineBound(lineOf(oversized[0]!)!.name);
 }
 
@@ -123,13 +120,21 @@ export async function refuseOutOfBounds(
   now: Date,
 ): Promise<never> {
   const units = unitsByInventory(lines);
-  if (units.size) {
-    const names = inventoryNames(lines);
-    const available = await readAvailability(ctx.db, accountId, [...units.keys()], now);
-    for (const [id, q] of units) {
-      const left = available.get(id)?.remaining ?? 0;
-      if (q > left) throw shortOfStock(names.get(id) ?? 'An item', left);
-    }
-  }
+  if (units.size) await refuseBeyondStock(ctx, accountId, units, inventoryNames(lines), now);
   throw invalidItems(problem);
+}
+
+/** 409 sold_out for the first inventory row asked for beyond what is left on it; returns when all fit. */
+async function refuseBeyondStock(
+  ctx: AppContext,
+  accountId: number,
+  asked: ReadonlyMap<number, number>,
+  names: ReadonlyMap<number, string>,
+  now: Date,
+): Promise<void> {
+  const available = await readAvailability(ctx.db, accountId, [...asked.keys()], now);
+  for (const [id, q] of asked) {
+    const left = available.get(id)?.remaining ?? 0;
+    if (q > left) throw shortOfStock(names.get(id) ?? 'An item', left);
+  }
 }
