@@ -229,6 +229,17 @@ describe('the organiser console', () => {
     await accessible(page, 'webhook-log');
 
     await page.goto(`${base}/console/me`);
+    // changing the password: a wrong current one is said beside its field, nothing changes
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password').fill('a brand new password');
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    expect(await page.getByText('That is not your password').count()).toBe(1);
+    const wide = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (wide) await page.setViewportSize(wide);
+    await accessible(page, 'password-change');
+    await page.goto(`${base}/console/me`);
     await page.getByRole('button', { name: 'Set up two-step sign-in' }).click();
     await accessible(page, 'totp-setup');
     const key = (await page.locator('code').first().textContent())!;
