@@ -236,7 +236,7 @@ describe('the organiser console', () => {
     expect(await page.getByText('That is not your password').count()).toBe(1);
     const wide = page.viewportSize();
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     if (wide) await page.setViewportSize(wide);
     await accessible(page, 'password-change');
     await page.goto(`${base}/console/me`);
