@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import { configConflict } from './event-config.errors.ts';
 import type { EventDocument } from './event-document.ts';
-import { dropUnusedInventory, newInventory, setCapacity, type StockColumn } from './event-stock.repo.ts';
+import { dropUnusedInventory, newInventory, setCapacity, type StockColumn } from '../inventory/capacity.repo.ts';
 
 /**
  * The items of an event (ticket types, goods, sessions, ...) written from its document by one
@@ -293,7 +293,8 @@ async function writeKind(
             kind.stock.column,
             { id: row.id, inventory_id: row.inventory_id ?? null },
             capacity,
-            `$.${kind.table}[${i}].capacity`,
+            (taken) =>
+              configConflict(`$.${kind.table}[${i}].capacity`, `${taken} are taken by orders; the capacity cannot be lower`),
           )
         : await newInventory(trx, at.accountId, at.eventId, capacity);
       values = { ...values, capacity, inventory_id: inventoryId };

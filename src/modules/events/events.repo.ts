@@ -93,3 +93,7 @@ export async function findEventId(db: Db, accountId: number, slug: string): Prom
     .executeTakeFirst();
   return row?.id;
 }
+
+export async function insertSeries(db: Db, accountId: number, s: { slug: string; name: string }): Promise<void> {
+  await db.insertInto('series').values({ account_id: accountId, slug: s.slug, name: s.name }).execute();
+}

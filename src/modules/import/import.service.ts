@@ -6,7 +6,17 @@ import { hashToken } from '../../platform/http/auth.ts';
 import { lineTax } from '../../platform/money.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import { apiHoldEnd } from '../orders/holds.ts';
+import { deleteAccount, insertAccount } from '../accounts/accounts.repo.ts';
+import { insertCheckin } from '../checkin/checkin.repo.ts';
+import { addCodeUses } from '../discounts/discounts.repo.ts';
+import { insertSeries } from '../events/events.repo.ts';
+import { tryReserve } from '../inventory/stock.repo.ts';
+import { insertHistoricalOrder, orderRefTaken } from '../orders/order-history.repo.ts';
+import { insertPayment } from '../payments/payments.repo.ts';
+import { insertRefund } from '../refunds/refunds.repo.ts';
+import { insertHtmlTemplate, insertTheme } from '../themes/themes.repo.ts';
 import { deriveThemeSettings } from '../themes/theme-colors.ts';
+import { insertToken, tokenHashTaken } from '../tokens/tokens.repo.ts';
 import { addUser } from '../users/users.service.ts';
 import { lineRate, parseAccountFile } from '../events/account-file.schemas.ts';
 import type { AccountFile, EventIn, OrderIn } from '../events/event-document.ts';
@@ -35,8 +45,8 @@ export async function importAccount(ctx: AppContext, input: unknown, opts: { rep
         `An account with slug "${file.account.slug}" exists; use --replace to overwrite it`,
       );
     }
-    if (existing) await trx.deleteFrom('accounts').where('id', '=', existing.id).execute();
-    const accountId = await writeAccount(trx, file);
+    if (existing) await deleteAccount(trx, existing.id);
+    const accountId = await writeAccount(trx, file, ctx.clock.now());
     // people of the console (contract section 7): made, or given this role when they exist
     for (const u of file.users ?? []) {
       await addUser(trx, { accountId, email: u.email, name: u.name, role: u.role, password: u.password });
@@ -52,53 +62,40 @@ export async function importAccount(ctx: AppContext, input: unknown, opts: { rep
   return result;
 }
 
-async function writeAccount(db: Db, f: AccountFile): Promise<number> {
+async function writeAccount(db: Db, f: AccountFile, now: Date): Promise<number> {
   const p = f.account.payments;
-  const { id: accountId } = await db
-    .insertInto('accounts')
-    .values({
-      slug: f.account.slug,
-      name: f.account.name,
-      region: f.account.region ?? null,
-      payments_mode: p?.mode ?? 'none',
-      payments_provider: p?.provider ?? 'sandbox',
-      payments_api_key: p?.api_key ?? null,
-      payments_api_base: p?.api_base ?? null,
-      platform_fee_bp: p?.platform_fee_bp ?? 0,
-      platform_fee_fixed_cents: p?.platform_fee_fixed ?? 0,
-      hide_powered_by_allowed: f.account.plan?.hide_powered_by ?? false,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const accountId = await insertAccount(db, {
+    slug: f.account.slug,
+    name: f.account.name,
+    region: f.account.region ?? null,
+    payments_mode: p?.mode ?? 'none',
+    payments_provider: p?.provider ?? 'sandbox',
+    payments_api_key: p?.api_key ?? null,
+    payments_api_base: p?.api_base ?? null,
+    platform_fee_bp: p?.platform_fee_bp ?? 0,
+    platform_fee_fixed_cents: p?.platform_fee_fixed ?? 0,
+    hide_powered_by_allowed: f.account.plan?.hide_powered_by ?? false,
+  });
 
   for (const [i, t] of (f.tokens ?? []).entries()) {
     const hash = hashToken(t.secret);
-    const clash = await db.selectFrom('api_tokens').select('id').where('token_hash', '=', hash).executeTakeFirst();
-    if (clash)
+    if (await tokenHashTaken(db, hash))
       throw new AppError('conflict', 'invalid_account_file', `$.tokens[${i}].secret: already used by another account's token`);
-    await db
-      .insertInto('api_tokens')
-      .values({
-        account_id: accountId,
-        name: t.name,
-        token_hash: hash,
-        capabilities: [...new Set(t.capabilities)],
-        scopes: [...new Set(t.scopes ?? [])],
-        event_slugs: t.events ? [...new Set(t.events)] : null,
-      })
-      .execute();
+    await insertToken(db, {
+      account_id: accountId,
+      name: t.name,
+      token_hash: hash,
+      capabilities: [...new Set(t.capabilities)],
+      scopes: [...new Set(t.scopes ?? [])],
+      event_slugs: t.events ? [...new Set(t.events)] : null,
+    });
   }
   for (const s of f.series ?? []) {
-    await db.insertInto('series').values({ account_id: accountId, slug: s.slug, name: s.name }).execute();
+    await insertSeries(db, accountId, s);
   }
   const templateIds = new Map<string, number>();
   for (const t of f.html_templates ?? []) {
-    const row = await db
-      .insertInto('html_templates')
-      .values({ account_id: accountId, key: t.key, name: t.name, kind: t.kind, channel: t.channel, body: t.body })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    templateIds.set(t.key, row.id);
+    templateIds.set(t.key, await insertHtmlTemplate(db, accountId, t));
   }
   for (const t of f.themes ?? []) {
     const settings: Record<string, unknown> = { ...(t.settings ?? {}) };
@@ -106,15 +103,12 @@ async function writeAccount(db: Db, f: AccountFile): Promise<number> {
       const name = `default_${channel}_html_template_id`;
       if (typeof settings[name] === 'string') settings[name] = templateIds.get(settings[name]);
     }
-    await db
-      .insertInto('themes')
-      .values({
-        account_id: accountId,
-        name: t.name,
-        is_default: t.is_default ?? false,
-        settings: JSON.stringify(deriveThemeSettings(settings)),
-      })
-      .execute();
+    await insertTheme(
+      db,
+      accountId,
+      { name: t.name, is_default: t.is_default ?? false, settings: deriveThemeSettings(settings) },
+      now,
+    );
   }
   return accountId;
 }
@@ -172,18 +166,67 @@ async function writeOrder(
   const expiresAt =
     o.status === 'pending' ? (o.expires_at ?? apiHoldEnd(event, new Date(o.created_at)).toISOString()) : (o.expires_at ?? null);
 
-  const clash = await db
-    .selectFrom('orders')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('ref', '=', o.ref)
-    .executeTakeFirst();
-  if (clash) throw new AppError('conflict', 'invalid_account_file', `${at}.ref: "${o.ref}" is already used in this account`);
-  const order = await db
-    .insertInto('orders')
-    .values({
-      account_id: accountId,
-      event_id: event.id,
+  if (await orderRefTaken(db, accountId, o.ref))
+    throw new AppError('conflict', 'invalid_account_file', `${at}.ref: "${o.ref}" is already used in this account`);
+  const holdsStock = o.status === 'paid' || o.status === 'pending';
+  const ticketed = o.status === 'paid' || o.status === 'refunded';
+  let ticketNo = 0;
+  const written = lines.map(({ l, total, rate, tax }, k) => {
+    const { table, of } = LINE_ITEMS[l.kind];
+    const item = m[table].get(l.ref)!;
+    const tickets =
+      l.kind === 'tickets' && ticketed
+        ? Array.from({ length: l.quantity }, (_, n) => {
+            ticketNo++;
+            return {
+              ticket_type_id: item.id,
+              ref: `${o.ref}-${ticketNo}`,
+              attendee_name: l.attendees?.[n] ?? null,
+              qr_token: randomSecret(),
+              status: o.status === 'paid' ? ('valid' as const) : ('voided' as const),
+              position: ticketNo,
+              created_at: paidAt ?? o.created_at,
+            };
+          })
+        : [];
+    return {
+      item,
+      line: {
+        kind: l.kind,
+        ticket_type_id: l.kind === 'tickets' ? item.id : null,
+        good_id: l.kind === 'goods' ? item.id : null,
+        session_id: l.kind === 'sessions' ? item.id : null,
+        donation_id: l.kind === 'donations' ? item.id : null,
+        inventory_id: item.inventoryId,
+        name: of(e)?.find((x) => x.key === l.ref)?.name || l.ref,
+        quantity: l.quantity,
+        unit_price_cents: l.unit_price,
+        total_cents: total,
+        tax_rate_bp: rate,
+        tax_cents: tax,
+        included: l.kind === 'goods' && l.unit_price === 0,
+        position: k,
+      },
+      tickets,
+    };
+  });
+  // stock first: an order the file's capacities cannot hold is refused before anything is written
+  for (const [k, { item, line }] of written.entries()) {
+    if (!holdsStock || item.inventoryId === null) continue;
+    if ((await tryReserve(db, new Map([[item.inventoryId, line.quantity]]))) !== null) {
+      throw new AppError(
+        'conflict',
+        'invalid_account_file',
+        `${at}.lines[${k}]: "${o.lines[k]!.ref}" has not enough capacity left for this order`,
+      );
+    }
+  }
+  const codeIds = (o.discounts ?? []).map((d) => m.discount_codes.get(d.code.toUpperCase())?.id ?? null);
+  const { orderId, ticketIds } = await insertHistoricalOrder(db, {
+    accountId,
+    eventId: event.id,
+    importedAt: ctx.clock.now(),
+    order: {
       ref: o.ref,
       status: o.status,
       currency,
@@ -208,157 +251,62 @@ async function writeOrder(
       canceled_at: o.status === 'canceled' ? (o.canceled_at ?? o.created_at) : (o.canceled_at ?? null),
       refunded_at: refundedAt,
       expires_at: expiresAt,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('order_log')
-    .values({
-      account_id: accountId,
-      order_id: order.id,
-      action: 'imported',
-      data: JSON.stringify({ status: o.status }),
-      created_at: ctx.clock.now(),
-    })
-    .execute();
-
-  const holdsStock = o.status === 'paid' || o.status === 'pending';
-  let ticketNo = 0;
-  for (const [k, { l, total, rate, tax }] of lines.entries()) {
-    const { table, of } = LINE_ITEMS[l.kind];
-    const item = m[table].get(l.ref)!;
-    const line = await db
-      .insertInto('order_lines')
-      .values({
-        account_id: accountId,
-        order_id: order.id,
-        event_id: event.id,
-        kind: l.kind,
-        ticket_type_id: l.kind === 'tickets' ? item.id : null,
-        good_id: l.kind === 'goods' ? item.id : null,
-        session_id: l.kind === 'sessions' ? item.id : null,
-        donation_id: l.kind === 'donations' ? item.id : null,
-        inventory_id: item.inventoryId,
-        name: of(e)?.find((x) => x.key === l.ref)?.name || l.ref,
-        quantity: l.quantity,
-        unit_price_cents: l.unit_price,
-        total_cents: total,
-        tax_rate_bp: rate,
-        tax_cents: tax,
-        included: l.kind === 'goods' && l.unit_price === 0,
-        position: k,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (holdsStock && item.inventoryId !== null) {
-      const ok = await db
-        .updateTable('inventory')
-        .set((eb) => ({ taken: eb('taken', '+', l.quantity) }))
-        .where('id', '=', item.inventoryId)
-        .where((eb) => eb('taken', '<=', eb('capacity', '-', l.quantity)))
-        .executeTakeFirst();
-      if (ok.numUpdatedRows === 0n) {
-        throw new AppError(
-          'conflict',
-          'invalid_account_file',
-          `${at}.lines[${k}]: "${l.ref}" has not enough capacity left for this order`,
-        );
-      }
-    }
-    if (l.kind !== 'tickets' || (o.status !== 'paid' && o.status !== 'refunded')) continue;
-    for (let n = 0; n < l.quantity; n++) {
-      ticketNo++;
-      const ticket = await db
-        .insertInto('tickets')
-        .values({
-          account_id: accountId,
-          event_id: event.id,
-          order_id: order.id,
-          order_line_id: line.id,
-          ticket_type_id: item.id,
-          ref: `${o.ref}-${ticketNo}`,
-          attendee_name: l.attendees?.[n] ?? null,
-          qr_token: randomSecret(),
-          status: o.status === 'paid' ? 'valid' : 'voided',
-          position: ticketNo,
-          created_at: paidAt ?? o.created_at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+    },
+    lines: written.map(({ line, tickets }) => ({ line, tickets })),
+    discounts: (o.discounts ?? []).map((d, k) => ({
+      discount_code_id: codeIds[k]!,
+      code: d.code,
+      amount_cents: d.amount,
+      position: k,
+    })),
+  });
+  for (const [k, l] of o.lines.entries()) {
+    for (const ticketId of ticketIds[k]!) {
       for (const listKey of l.checked_in ?? []) {
-        const listId = m.checkin_lists.get(listKey)!.id;
-        await db
-          .insertInto('checkins')
-          .values({ account_id: accountId, checkin_list_id: listId, ticket_id: ticket.id, created_at: paidAt ?? o.created_at })
-          .execute();
-        await db
-          .updateTable('checkin_lists')
-          .set((eb) => ({ checked_in_count: eb('checked_in_count', '+', 1) }))
-          .where('id', '=', listId)
-          .execute();
+        await insertCheckin(db, {
+          accountId,
+          listId: m.checkin_lists.get(listKey)!.id,
+          ticketId,
+          qrCodeScanned: true,
+          online: true,
+          at: paidAt ? new Date(paidAt) : new Date(o.created_at),
+        });
       }
     }
   }
-  for (const [k, d] of (o.discounts ?? []).entries()) {
-    const codeId = m.discount_codes.get(d.code.toUpperCase())?.id ?? null;
-    await db
-      .insertInto('order_discounts')
-      .values({
-        account_id: accountId,
-        order_id: order.id,
-        discount_code_id: codeId,
-        code: d.code,
-        amount_cents: d.amount,
-        position: k,
-      })
-      .execute();
-    if (codeId !== null && o.status !== 'canceled') {
-      await db
-        .updateTable('discount_codes')
-        .set((eb) => ({ uses: eb('uses', '+', 1) }))
-        .where('id', '=', codeId)
-        .execute();
-    }
-  }
+  for (const codeId of codeIds) if (codeId !== null && o.status !== 'canceled') await addCodeUses(db, codeId, 1);
   const provider = f.account.payments?.provider === 'stripe' ? 'stripe' : 'sandbox';
   let firstPaymentId: number | null = null;
   for (const p of o.payments ?? []) {
-    const row = await db
-      .insertInto('payments')
-      .values({
-        account_id: accountId,
-        order_id: order.id,
-        rail: p.rail,
-        provider: p.rail === 'sandbox' ? 'sandbox' : provider,
-        status: 'succeeded',
-        amount_cents: p.amount,
-        currency,
-        provider_ref: p.provider_ref ?? null,
-        fee_cents: p.fee ?? null,
-        fee_currency: p.fee_currency ?? currency,
-        platform_fee_cents: p.platform_fee ?? 0,
-        simulated: p.rail === 'sandbox',
-        created_at: p.at,
-        succeeded_at: p.at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    firstPaymentId ??= row.id;
+    const id = await insertPayment(db, {
+      account_id: accountId,
+      order_id: orderId,
+      rail: p.rail,
+      provider: p.rail === 'sandbox' ? 'sandbox' : provider,
+      status: 'succeeded',
+      amount_cents: p.amount,
+      currency,
+      provider_ref: p.provider_ref ?? null,
+      fee_cents: p.fee ?? null,
+      fee_currency: p.fee_currency ?? currency,
+      platform_fee_cents: p.platform_fee ?? 0,
+      simulated: p.rail === 'sandbox',
+      created_at: p.at,
+      succeeded_at: p.at,
+    });
+    firstPaymentId ??= id;
   }
   for (const r of o.refunds ?? []) {
-    await db
-      .insertInto('refunds')
-      .values({
-        account_id: accountId,
-        order_id: order.id,
-        payment_id: firstPaymentId,
-        amount_cents: r.amount,
-        currency,
-        status: r.status ?? 'succeeded',
-        simulated: o.payments?.[0]?.rail === 'sandbox',
-        created_at: r.at,
-        completed_at: r.at,
-      })
-      .execute();
+    await insertRefund(db, {
+      account_id: accountId,
+      order_id: orderId,
+      payment_id: firstPaymentId,
+      amount_cents: r.amount,
+      currency,
+      status: r.status ?? 'succeeded',
+      simulated: o.payments?.[0]?.rail === 'sandbox',
+      created_at: r.at,
+      completed_at: r.at,
+    });
   }
 }

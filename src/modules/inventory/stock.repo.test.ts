@@ -5,7 +5,8 @@ import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories
 import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
 import { writeBatch, type WriteOutcome } from '../orders/order-writer.repo.ts';
 import { prepareOrder, type PlaceOrderInput } from '../orders/place-order.service.ts';
-import { availabilityQuery, expireHolds, lapsedHolds, readAvailability } from './stock.repo.ts';
+import { expireLapsedHolds } from '../orders/order-state.repo.ts';
+import { availabilityQuery, lapsedHolds, readAvailability } from './stock.repo.ts';
 
 /**
  * The order path's search for lapsed holds on one inventory row (before it refuses an order as
@@ -106,7 +107,9 @@ describe('lapsed holds on one inventory row', () => {
     const avail = await readAvailability(t.ctx.db, accountId, [inventory['near']!, inventory['far']!], now);
     expect([avail.get(inventory['near']!)?.remaining, avail.get(inventory['far']!)?.remaining]).toEqual([2, FAR_HOLDS]);
 
-    const released = await t.ctx.db.transaction().execute((trx) => expireHolds(trx, now, { inventoryId: inventory['near']! }));
+    const released = await t.ctx.db
+      .transaction()
+      .execute((trx) => expireLapsedHolds(trx, now, { inventoryId: inventory['near']! }));
     expect(released).toEqual([nearId]);
     const far = await t.ctx.db
       .selectFrom('orders')

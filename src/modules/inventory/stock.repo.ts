@@ -133,26 +133,3 @@ export function lapsedHolds(trx: Db, now: Date, opts: { inventoryId?: number; li
     .forUpdate()
     .skipLocked();
 }
-
-/**
- * Cancels pending orders whose hold has run out, releasing their stock. Rows another
- * transaction is already working on are skipped (SKIP LOCKED), so any number of instances
- * can run this at once. `inventoryId` narrows it to holds on one row (the order path uses this
- * before it gives up on a sold-out row).
- */
-export async function expireHolds(trx: Db, now: Date, opts: { inventoryId?: number; limit?: number } = {}): Promise<number[]> {
-  const expired = await lapsedHolds(trx, now, opts).execute();
-  if (expired.length === 0) return [];
-  const ids = expired.map((o) => o.id);
-  await trx
-    .updateTable('orders')
-    .set({ status: 'canceled', canceled_at: sql`least(expires_at, ${now})` })
-    .where('id', 'in', ids)
-    .execute();
-  await releaseStock(trx, ids);
-  await trx
-    .insertInto('order_log')
-    .values(expired.map((o) => ({ account_id: o.account_id, order_id: o.id, action: 'expired', data: '{}', created_at: now })))
-    .execute();
-  return ids;
-}

@@ -10,7 +10,7 @@ import type { AppliedCode } from './codes.service.ts';
 import { fulfilOrder } from './fulfil-order.service.ts';
 import { catalogueChanged, invalidCode, shortOfStock } from './orders.errors.ts';
 import type { PricedLine } from './pricing.ts';
-import { expireHolds } from '../inventory/stock.repo.ts';
+import { expireLapsedHolds } from './order-state.repo.ts';
 
 /**
  * The write stage of the checkout pipeline, with group commit.
@@ -186,7 +186,7 @@ async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[
       // came up short, then allocate again from what the rows now say.
       let released = 0;
       for (const id of [...allocation.shortOf].sort((a, b) => a - b))
-        released += (await expireHolds(trx, now, { inventoryId: id })).length;
+        released += (await expireLapsedHolds(trx, now, { inventoryId: id })).length;
       if (released) {
         stock = await lockInventory(trx, inventoryIds);
         allocation = allocate(orders, active, stock);

@@ -89,19 +89,6 @@ export function ticketRefsOf(db: Db, orderId: number) {
   return db.selectFrom('tickets').select('ref').where('order_id', '=', orderId).orderBy('position').orderBy('id').execute();
 }
 
-export function logOrder(
-  db: Db,
-  o: { account_id: number; id: number },
-  action: string,
-  at: Date,
-  data: Record<string, unknown> = {},
-) {
-  return db
-    .insertInto('order_log')
-    .values({ account_id: o.account_id, order_id: o.id, action, data: JSON.stringify(data), created_at: at })
-    .execute();
-}
-
 /** A ticket by the token in its QR code, with what a phone that scanned it is shown. */
 export function findTicketByQrToken(db: Db, qrToken: string) {
   return db

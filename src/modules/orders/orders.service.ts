@@ -1,7 +1,6 @@
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, canSeeEvent, type Principal } from '../../platform/http/auth.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { randomSecret } from '../../platform/secrets.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
 import { loadVisibleEvent } from '../events/events.service.ts';
 import { invalidBody, invalidIdempotencyKey, orderNotFound } from './orders.errors.ts';
@@ -11,7 +10,6 @@ import {
   findOrderByRef,
   findTicketByQrToken,
   listOrders,
-  logOrder,
   ticketStatusesOf,
   type OrderRecord,
 } from './orders.repo.ts';
@@ -24,7 +22,7 @@ import {
   type OrderView,
 } from './orders.presenter.ts';
 import { placeOrder } from './place-order.service.ts';
-import { expireHolds } from '../inventory/stock.repo.ts';
+import { expireLapsedHolds, logOrder, updateBuyer } from './order-state.repo.ts';
 
 export const MAX_IDEMPOTENCY_KEY = 200;
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
@@ -147,13 +145,13 @@ export async function patchBuyer(ctx: AppContext, p: Principal, ref: string, bod
         .join('; '),
       fields,
     );
-  const changes: { name?: string; email?: string; access_secret?: string } = {};
-  if (body.name !== undefined) changes.name = body.name.trim();
-  if (body.email !== undefined) changes.email = body.email.trim();
-  if (body.revoke_link === true) changes.access_secret = randomSecret();
-  if (Object.keys(changes).length) {
+  if (body.name !== undefined || body.email !== undefined || body.revoke_link === true) {
     await ctx.db.transaction().execute(async (trx) => {
-      await trx.updateTable('orders').set(changes).where('id', '=', order.id).execute();
+      await updateBuyer(trx, order.id, {
+        ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+        ...(body.email !== undefined ? { email: body.email.trim() } : {}),
+        rotateLink: body.revoke_link === true,
+      });
       await logOrder(trx, order, 'buyer_changed', ctx.clock.now(), {
         by: actorOf(p),
         name: body.name !== undefined,
@@ -173,7 +171,7 @@ export const holdSweeper: Job = {
   async run(ctx) {
     let total = 0;
     for (;;) {
-      const ids = await ctx.db.transaction().execute((trx) => expireHolds(trx, ctx.clock.now(), { limit: 200 }));
+      const ids = await ctx.db.transaction().execute((trx) => expireLapsedHolds(trx, ctx.clock.now(), { limit: 200 }));
       total += ids.length;
       if (ids.length < 200) return total;
     }

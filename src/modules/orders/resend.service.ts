@@ -2,7 +2,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/jobs/outbox.ts';
 import { orderNotFound } from './orders.errors.ts';
-import { logOrder } from './orders.repo.ts';
+import { logOrder } from './order-state.repo.ts';
 
 export interface ResendResult {
   ref: string;

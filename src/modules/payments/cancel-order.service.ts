@@ -1,10 +1,11 @@
 import type { AppContext } from '../../platform/context.ts';
 import { actorOf, type Principal } from '../../platform/http/auth.ts';
-import { releaseStock } from '../inventory/stock.repo.ts';
 import { cancelFailed, notCancelable } from '../orders/orders.errors.ts';
 import { presentOrders, type OrderView } from '../orders/orders.presenter.ts';
-import { findOrderById, logOrder } from '../orders/orders.repo.ts';
+import { logOrder, markCanceled } from '../orders/order-state.repo.ts';
+import { findOrderById } from '../orders/orders.repo.ts';
 import { loadVisibleOrder } from '../orders/orders.service.ts';
+import { markPaymentsCanceled } from './payments.repo.ts';
 import { voidTerminalPayment } from './terminal.ts';
 
 // Canceling lives with payments: a pending order may carry a live card-present payment, which
@@ -37,19 +38,11 @@ export async function cancelOrder(ctx: AppContext, p: Principal, ref: string): P
       .executeTakeFirstOrThrow();
     if (locked.status !== 'pending') throw notCancelable(locked.status);
     const now = ctx.clock.now();
-    if (terminal.length) {
-      await trx
-        .updateTable('payments')
-        .set({ status: 'canceled' })
-        .where(
-          'id',
-          'in',
-          terminal.map((t) => t.id),
-        )
-        .execute();
-    }
-    await trx.updateTable('orders').set({ status: 'canceled', canceled_at: now }).where('id', '=', order.id).execute();
-    await releaseStock(trx, [order.id]);
+    await markPaymentsCanceled(
+      trx,
+      terminal.map((t) => t.id),
+    );
+    await markCanceled(trx, order.id, now, { releaseHold: true });
     await logOrder(trx, order, 'canceled', now, { by: actorOf(p) });
   });
   const [view] = await presentOrders(ctx.db, [(await findOrderById(ctx.db, p.accountId, order.id))!]);

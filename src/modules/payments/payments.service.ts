@@ -7,8 +7,9 @@ import { enqueue } from '../../platform/jobs/outbox.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
 import { applyBp } from '../../platform/money.ts';
 import { fulfilOrder } from '../orders/fulfil-order.service.ts';
-import { logOrder } from '../orders/orders.repo.ts';
+import { logOrder, markCanceled } from '../orders/order-state.repo.ts';
 import { releaseStock, tryReserve, unitsByInventory } from '../inventory/stock.repo.ts';
+import { completePayment, fillFee, insertPayment, setProviderRef } from './payments.repo.ts';
 import { providerFor, type PaymentProvider } from './providers.ts';
 
 type Account = Selectable<AccountsTable>;
@@ -80,12 +81,8 @@ export async function recordPayment(
       simulated: p.provider.simulated,
       succeeded_at: now,
     };
-    if (p.paymentId) await trx.updateTable('payments').set(values).where('id', '=', p.paymentId).execute();
-    else
-      await trx
-        .insertInto('payments')
-        .values({ ...values, created_at: now })
-        .execute();
+    if (p.paymentId) await completePayment(trx, p.paymentId, values);
+    else await insertPayment(trx, { ...values, created_at: now });
 
     const live = o.status === 'pending' && (!o.expires_at || new Date(o.expires_at).getTime() > now.getTime());
     if (live) {
@@ -115,8 +112,8 @@ export async function recordPayment(
       });
       return 'reinstated';
     }
-    if (o.status === 'pending')
-      await trx.updateTable('orders').set({ status: 'canceled', canceled_at: now }).where('id', '=', order.id).execute();
+    // its hold was released above, before the stock was tried again
+    if (o.status === 'pending') await markCanceled(trx, order.id, now, { releaseHold: false });
     await queueLateRefund(trx, order, now, p.ref, 'sold out before the payment landed');
     return 'refund_due';
   });
@@ -156,29 +153,25 @@ export async function openCardPayment(
     const pi = await provider.retrievePayment(existing.provider_ref);
     return { ref: pi.ref, ...(pi.client_secret ? { client_secret: pi.client_secret } : {}) };
   }
-  const row =
-    existing ??
-    (await ctx.db
-      .insertInto('payments')
-      .values({
-        account_id: order.account_id,
-        order_id: order.id,
-        rail: 'card',
-        provider: provider.name,
-        status: 'pending',
-        amount_cents: order.total_cents,
-        currency: order.currency,
-        created_at: ctx.clock.now(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow());
+  const row = existing ?? {
+    id: await insertPayment(ctx.db, {
+      account_id: order.account_id,
+      order_id: order.id,
+      rail: 'card',
+      provider: provider.name,
+      status: 'pending',
+      amount_cents: order.total_cents,
+      currency: order.currency,
+      created_at: ctx.clock.now(),
+    }),
+  };
   const pi = await provider.createPayment({
     amount_cents: order.total_cents,
     currency: order.currency,
     order_ref: order.ref,
     idempotencyKey: `admit-payment-${row.id}`,
   });
-  await ctx.db.updateTable('payments').set({ provider_ref: pi.ref }).where('id', '=', row.id).execute();
+  await setProviderRef(ctx.db, row.id, pi.ref);
   return { ref: pi.ref, ...(pi.client_secret ? { client_secret: pi.client_secret } : {}) };
 }
 
@@ -231,12 +224,7 @@ export const feeFiller: Job = {
       if (!provider || provider.name !== 'stripe') continue;
       const fee = await provider.paymentFee(r.provider_ref!).catch(() => null);
       if (!fee) continue;
-      await ctx.db
-        .updateTable('payments')
-        .set({ fee_cents: fee.fee_cents, fee_currency: fee.currency })
-        .where('id', '=', r.id)
-        .where('fee_cents', 'is', null)
-        .execute();
+      await fillFee(ctx.db, r.id, fee);
       filled++;
     }
     return filled;

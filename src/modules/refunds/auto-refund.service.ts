@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
-import { logOrder } from '../orders/orders.repo.ts';
+import { logOrder, recordRefunded } from '../orders/order-state.repo.ts';
 import { accountOf } from '../payments/payments.service.ts';
 import { providerFor } from '../payments/providers.ts';
 
@@ -58,11 +57,7 @@ export async function autoRefund(ctx: AppContext, payload: Record<string, unknow
       .set({ status: 'succeeded', provider_ref: out.ref, completed_at: now })
       .where('id', '=', refund.id)
       .execute();
-    await trx
-      .updateTable('orders')
-      .set({ refunded_cents: sql`refunded_cents + ${payment.amount_cents}`, refunded_at: now })
-      .where('id', '=', payment.order_id)
-      .execute();
+    await recordRefunded(trx, payment.order_id, payment.amount_cents, now, { endsOrder: false });
     await logOrder(trx, { id: payment.order_id, account_id: payment.account_id }, 'late_payment_refunded', now, {
       amount_cents: payment.amount_cents,
       reason: payload.reason,

@@ -1,12 +1,10 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/jobs/outbox.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
-import { logOrder } from '../orders/orders.repo.ts';
+import { logOrder, recordRefunded } from '../orders/order-state.repo.ts';
 import { isUniqueViolation } from '../../platform/db/pg-errors.ts';
-import { releaseStock } from '../inventory/stock.repo.ts';
 import { accountOf } from '../payments/payments.service.ts';
 import { paymentsUnavailable, providerFor, ProviderError, type PaymentProvider } from '../payments/providers.ts';
 
@@ -186,13 +184,7 @@ export async function completeRefund(
       .where('status', '=', 'pending')
       .executeTakeFirst();
     if (done.numUpdatedRows === 0n) return; // recorded already (reconciliation got there first)
-    await trx
-      .updateTable('orders')
-      .set({ status: 'refunded', refunded_at: now, refunded_cents: sql`refunded_cents + ${amount}` })
-      .where('id', '=', order.id)
-      .execute();
-    await trx.updateTable('tickets').set({ status: 'voided' }).where('order_id', '=', order.id).execute();
-    await releaseStock(trx, [order.id]);
+    await recordRefunded(trx, order.id, amount, now, { endsOrder: true });
     await logOrder(trx, order, 'refunded', now, {
       amount_cents: amount,
       refund_id: refundId,

@@ -1,4 +1,6 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
+import type { HtmlTemplatesTable } from '../../platform/db/schema.ts';
 import type { LayoutIndex } from './theme-settings.ts';
 
 export interface ThemeRow {
@@ -137,4 +139,17 @@ export function layoutTemplates(db: Db, accountId: number, channel: 'web' | 'ema
 export async function hidePoweredByAllowed(db: Db, accountId: number): Promise<boolean> {
   const row = await db.selectFrom('accounts').select('hide_powered_by_allowed').where('id', '=', accountId).executeTakeFirst();
   return row?.hide_powered_by_allowed === true;
+}
+
+export async function insertHtmlTemplate(
+  db: Db,
+  accountId: number,
+  t: Pick<Insertable<HtmlTemplatesTable>, 'key' | 'name' | 'kind' | 'channel' | 'body'>,
+): Promise<number> {
+  const row = await db
+    .insertInto('html_templates')
+    .values({ account_id: accountId, key: t.key, name: t.name, kind: t.kind, channel: t.channel, body: t.body })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

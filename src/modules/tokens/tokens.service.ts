@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db/database.ts';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
 import { CAPABILITIES, SCOPES, generateToken, hashToken } from '../../platform/http/auth.ts';
 import { iso } from '../../platform/time.ts';
+import { deleteToken, insertToken, TOKEN_COLUMNS } from './tokens.repo.ts';
 
 /** An API token as the management API and the console show it: never its secret. */
 export interface TokenView {
@@ -54,7 +55,7 @@ function present(r: Row): TokenView {
   };
 }
 
-const COLUMNS = ['id', 'name', 'capabilities', 'scopes', 'event_slugs', 'created_at', 'last_used_at'] as const;
+const COLUMNS = TOKEN_COLUMNS;
 
 /**
  * The account's tokens; for a reader limited to some events (`within`), only tokens limited to
@@ -132,18 +133,14 @@ export async function createToken(
   if (more.length) throw forbidden(`A token can only grant what its maker holds; not held: ${more.join(', ')}`);
 
   const secret = generateToken();
-  const row = await ctx.db
-    .insertInto('api_tokens')
-    .values({
-      account_id: accountId,
-      name: grant.name.trim(),
-      token_hash: hashToken(secret),
-      capabilities,
-      scopes,
-      event_slugs: events,
-    })
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow();
+  const row = await insertToken(ctx.db, {
+    account_id: accountId,
+    name: grant.name.trim(),
+    token_hash: hashToken(secret),
+    capabilities,
+    scopes,
+    event_slugs: events,
+  });
   return { token: present(row), secret };
 }
 
@@ -165,7 +162,7 @@ export async function revokeToken(ctx: AppContext, accountId: number, revoker: G
     if (!row) throw notFound(`No token ${id} in this account`);
     const more = notHeld(revoker, row.capabilities, row.scopes, row.event_slugs);
     if (more.length) throw forbidden(`A token can only revoke what its revoker holds; not held: ${more.join(', ')}`);
-    await trx.deleteFrom('api_tokens').where('account_id', '=', accountId).where('id', '=', id).execute();
+    await deleteToken(trx, accountId, id);
   });
   cacheOf(ctx.db, 'tokens', ctx.config.tokenCacheMs).clear();
 }

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
-import { expireHolds } from '../inventory/stock.repo.ts';
-import { configConflict } from './event-config.errors.ts';
+import { availabilityQuery } from './stock.repo.ts';
 
 /** The order-line column naming an item that has stock: its capacity is held in an inventory row. */
 export type StockColumn = 'ticket_type_id' | 'good_id' | 'session_id';
@@ -38,7 +37,8 @@ export async function setCapacity(
   column: StockColumn,
   row: { id: number; inventory_id: number | null },
   capacity: number | null,
-  path: string,
+  /** the error to throw when live orders hold more than `capacity` */
+  refuse: (taken: number) => Error,
 ): Promise<number | null> {
   if (row.inventory_id !== null) {
     if (capacity === null) {
@@ -52,14 +52,11 @@ export async function setCapacity(
       .forUpdate()
       .executeTakeFirstOrThrow();
     if (locked.taken > capacity) {
-      // holds that ran out still count until swept: release them, then look again
-      await expireHolds(trx, now, { inventoryId: row.inventory_id });
-      const again = await trx
-        .selectFrom('inventory')
-        .select('taken')
-        .where('id', '=', row.inventory_id)
-        .executeTakeFirstOrThrow();
-      if (again.taken > capacity) throw configConflict(path, `${again.taken} are taken by orders; the capacity cannot be lower`);
+      // holds that ran out still count in `taken` until swept; they do not stand in the way: the
+      // sweeper, or the next order short of stock on this row, releases them
+      const { rows } = await availabilityQuery(accountId, [row.inventory_id], now).execute(trx);
+      const live = locked.taken - (rows[0]?.expired ?? 0);
+      if (live > capacity) throw refuse(live);
     }
     await trx.updateTable('inventory').set({ capacity }).where('id', '=', row.inventory_id).execute();
     return row.inventory_id;
@@ -69,7 +66,7 @@ export async function setCapacity(
     select coalesce(sum(l.quantity), 0)::int as n from order_lines l join orders o on o.id = l.order_id
     where l.${sql.ref(column)} = ${row.id} and o.status in ('paid', 'pending')`.execute(trx);
   const taken = live.rows[0]!.n;
-  if (taken > capacity) throw configConflict(path, `${taken} are taken by orders; the capacity cannot be lower`);
+  if (taken > capacity) throw refuse(taken);
   const { id } = await trx
     .insertInto('inventory')
     .values({ account_id: accountId, event_id: eventId, capacity, taken })
