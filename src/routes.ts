@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './platform/context.ts';
 import { guardAccountApi, guardMachineApi } from './platform/http/guards.ts';
 import { healthRoutes } from './platform/http/health.ts';
+import { metricsRoutes } from './platform/http/metrics.routes.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { discountsRoutes } from './modules/discounts/discounts.routes.ts';
@@ -24,6 +25,7 @@ import { consoleRoutes } from './modules/console/console.routes.ts';
  * place that knows every module's routes; modules and the platform know none of it.
  */
 export async function routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  metricsRoutes(app);
   await app.register(healthRoutes);
   await app.register(mailViewerRoutes, { handlers: outboxHandlers });
   await app.register(imagesRoutes);

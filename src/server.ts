@@ -39,6 +39,7 @@ export async function createRuntime(
     engine: database.engine,
     clock: opts.clock ?? systemClock,
     log,
+    ...(database.poolStats ? { poolStats: database.poolStats } : {}),
   };
   return {
     ctx,

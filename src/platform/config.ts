@@ -49,6 +49,11 @@ export interface Config {
    * listening (ADMIT_DRAIN_MS; 0 stops at once).
    */
   drainMs: number;
+  /**
+   * GET /metrics (ADMIT_METRICS=1): served to loopback clients, or to anyone sending
+   * ADMIT_METRICS_TOKEN as a bearer token.
+   */
+  metrics: { enabled: boolean; token: string | null };
 }
 
 export const DEFAULT_WEBHOOK_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
@@ -106,6 +111,16 @@ function devMailVar(env: NodeJS.ProcessEnv, host: string): boolean {
   return env.NODE_ENV !== 'production' && !env.SMTP_URL && LOOPBACK.test(host);
 }
 
+function metricsVar(env: NodeJS.ProcessEnv): Config['metrics'] {
+  const raw = env.ADMIT_METRICS;
+  if (raw !== undefined && raw !== '' && raw !== '0' && raw !== '1')
+    throw new ConfigError(`ADMIT_METRICS must be 1 or 0, got "${raw}"`);
+  const token = env.ADMIT_METRICS_TOKEN || null;
+  // a guessable token would publish the figures to anyone: ask for one worth the name
+  if (token !== null && token.length < 24) throw new ConfigError('ADMIT_METRICS_TOKEN must be at least 24 characters');
+  return { enabled: raw === '1', token };
+}
+
 /** `2` (hops) or `10.0.0.1, 10.1.0.0/16, ::1`; anything else stops the process. */
 export function trustProxyVar(raw: string | undefined): number | string[] | false {
   if (raw === undefined || raw.trim() === '' || raw.trim() === '0') return false;
@@ -155,5 +170,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: env.ADMIT_WEBHOOK_ALLOW_PRIVATE === '1',
     webhookTimeoutMs: 15_000,
     drainMs: intVar(env, 'ADMIT_DRAIN_MS', 0, 0, 600_000),
+    metrics: metricsVar(env),
   };
 }

@@ -15,6 +15,8 @@ export interface AppContext {
   engine: 'postgres' | 'pglite';
   clock: Clock;
   log: Logger;
+  /** the primary's connection pool, for the metrics (PostgreSQL only) */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 }
 
 /**

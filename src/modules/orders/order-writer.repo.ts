@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db/database.ts';
 import { isRetryableConflict, isUniqueViolation } from '../../platform/db/pg-errors.ts';
 import type { OrdersTable } from '../../platform/db/schema.ts';
 import type { AppError } from '../../platform/errors.ts';
+import { observeOrderBatch } from '../../platform/metrics.ts';
 import { randomRef, randomSecret } from '../../platform/secrets.ts';
 import type { AppliedCode } from './codes.service.ts';
 import { fulfilOrder } from './fulfil-order.service.ts';
@@ -92,6 +93,7 @@ async function drain(ctx: AppContext, q: Queue, byEvent: Map<number, Queue>, eve
           ctx,
           jobs.map((j) => j.order),
         );
+        observeOrderBatch(outcomes.filter((o) => 'created' in o && o.created).length);
         jobs.forEach((j, i) => j.resolve(outcomes[i]!));
       } catch (err) {
         for (const j of jobs) j.reject(err);

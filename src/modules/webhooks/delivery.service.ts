@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { countWebhookDeliveries } from '../../platform/metrics.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Db } from '../../platform/db/database.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
@@ -311,6 +312,10 @@ async function record(ctx: AppContext, outcomes: Outcome[]): Promise<void> {
     where d.id = v.id`.execute(trx);
   });
   if (!rows.length) return;
+  for (const result of ['succeeded', 'retrying', 'failed'] as const) {
+    const status = result === 'retrying' ? 'pending' : result;
+    countWebhookDeliveries(result, rows.filter((x) => x.status === status).length);
+  }
   const succeeded = new Set(rows.filter((x) => x.ok).map((x) => x.d.endpoint_id));
   const healed = [...new Set(rows.filter((x) => x.ok && x.d.failing_since !== null).map((x) => x.d.endpoint_id))];
   const gone = [...new Set(rows.filter((x) => x.gone).map((x) => x.d.endpoint_id))];

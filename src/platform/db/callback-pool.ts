@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { observePoolWait } from '../metrics.ts';
 
 interface KyselyClient {
   query(sql: string, params: unknown[]): Promise<pg.QueryResult>;
@@ -57,7 +58,9 @@ export class CallbackQueryPool {
   }
 
   async connect(): Promise<KyselyClient> {
+    const asked = performance.now();
     const client = await this.#pool.connect();
+    observePoolWait((performance.now() - asked) / 1000);
     let wrapped = this.#clients.get(client);
     if (!wrapped) {
       const run = (config: pg.QueryConfig) =>

@@ -12,6 +12,8 @@ export interface Database {
   db: Db;
   engine: 'postgres' | 'pglite';
   close(): Promise<void>;
+  /** the connection pool's state, for the metrics (PostgreSQL; the embedded database has one connection) */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 }
 
 // int8 (counts, sums cast to bigint, money) fits comfortably in a double for our ranges.
@@ -45,7 +47,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       client.on('error', () => undefined);
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new CallbackQueryPool(pool) as never }) });
-    return { db, engine: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      engine: 'postgres',
+      close: () => db.destroy(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   let dir: string | undefined;

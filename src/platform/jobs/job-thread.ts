@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { AppContext } from '../context.ts';
+import { applyForwardedMetric } from '../metrics.ts';
 import type { Job } from './job.ts';
 
 export interface JobThread {
@@ -32,6 +33,7 @@ export function startJobThread(ctx: AppContext, job: Job): JobThread {
   const start = () => {
     worker = new Worker(new URL('./job-thread-boot.mjs', import.meta.url), { workerData: data });
     worker.on('error', (err) => ctx.log.error({ err, job: job.name }, 'job thread failed'));
+    worker.on('message', applyForwardedMetric);
     worker.on('exit', (code) => {
       if (stopping) return;
       ctx.log.error({ code, job: job.name }, 'job thread exited; starting it again');
