@@ -1,8 +1,14 @@
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { createCodes } from '../discounts/discounts.service.ts';
-import { getEventConfig, type EventConfig } from '../events/event-config.service.ts';
-import { getEventId } from '../events/events.service.ts';
+import {
+  deleteEvent,
+  getEventConfig,
+  putEventConfig,
+  type EventConfig,
+  type EventDocument,
+} from '../events/event-config.service.ts';
+import { getEventId, hasOrders } from '../events/events.service.ts';
 
 /** What the console's "Generate codes" form asks for. */
 export interface GenerateCodes {
@@ -31,4 +37,38 @@ export async function loadEventConfig(ctx: AppContext, accountId: number, slug: 
 export async function generateCodes(ctx: AppContext, accountId: number, slug: string, input: GenerateCodes): Promise<void> {
   const eventId = await getEventId(ctx, accountId, slug).catch(noSuchEvent);
   await createCodes(ctx, accountId, eventId, input);
+}
+
+/** The lifecycle fields the console changes one at a time (publish, schedule, archive). */
+export type LifecycleChange = Partial<Pick<EventDocument, 'status' | 'archived'>> & { sales_start_at?: string | null };
+
+/**
+ * Applies one lifecycle change to the event's document as the stored one was when the page was
+ * read (`etag`): 412 when someone changed it since, 409 where orders forbid it (back to draft),
+ * 422 for a sales start that is not before sales end.
+ */
+export async function changeLifecycle(
+  ctx: AppContext,
+  accountId: number,
+  slug: string,
+  etag: string,
+  change: LifecycleChange,
+): Promise<void> {
+  const { document } = await loadEventConfig(ctx, accountId, slug);
+  const doc: EventDocument = { ...document };
+  if (change.status !== undefined) doc.status = change.status;
+  if (change.archived !== undefined) doc.archived = change.archived;
+  if (change.sales_start_at === null) delete doc.sales_start_at;
+  else if (change.sales_start_at !== undefined) doc.sales_start_at = change.sales_start_at;
+  await putEventConfig(ctx, accountId, slug, doc, etag);
+}
+
+/** Whether the event has orders (then it is archived rather than deleted, and stays published). */
+export function eventHasOrders(ctx: AppContext, accountId: number, slug: string): Promise<boolean> {
+  return hasOrders(ctx, accountId, slug).catch(noSuchEvent);
+}
+
+/** Deletes an event without orders (409 `conflict` with orders; 404 when unknown). */
+export function removeEvent(ctx: AppContext, accountId: number, slug: string): Promise<void> {
+  return deleteEvent(ctx, accountId, slug).catch(noSuchEvent);
 }

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../platform/http/html.ts';
+import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 import type { EventConfig, EventDocument } from '../events/event-config.service.ts';
 import type { EventSummary } from '../events/events.service.ts';
@@ -23,8 +23,8 @@ export const STALE: Flash = {
 const when = (at: Date | string, tz: string) =>
   dateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
 
-/** The events list: upcoming first, then past ones, with tickets sold and capacity. */
-export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; flash: Flash | null }): string {
+/** The events list: upcoming first, then past ones, with tickets sold and capacity; archived ones on their own list. */
+export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; archived?: boolean; flash: Flash | null }): string {
   const { viewer, events } = opts;
   return consolePage({
     title: 'Events',
@@ -36,6 +36,7 @@ export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; fl
         ? html`<p class="actions"><a class="button" href="${accountBase(viewer)}/events/new">New event</a></p>`
         : ''
     }
+          ${archiveFilter(viewer, Boolean(opts.archived))}
           ${
             events.length
               ? html`<div class="table-wrap">
@@ -54,7 +55,7 @@ export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; fl
                         html`<tr>
                           <td>
                             <a href="${accountBase(viewer)}/events/${e.slug}">${e.name}</a>
-                            <div class="muted">${e.slug}${e.past ? html` · <span class="pill">past</span>` : ''}</div>
+                            <div class="muted">${e.slug}${e.status === 'draft' ? html` · <span class="pill">draft</span>` : ''}${e.archived ? html` · <span class="pill">archived</span>` : ''}${e.past ? html` · <span class="pill">past</span>` : ''}</div>
                           </td>
                           <td>${when(e.starts_at, e.timezone)}</td>
                           <td class="num" data-sold="${e.slug}">${e.sold ?? 0}</td>
@@ -64,9 +65,18 @@ export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; fl
                   </tbody>
                 </table>
               </div>`
-              : html`<div class="card"><p>No events yet.</p></div>`
+              : html`<div class="card"><p>${opts.archived ? 'No archived events.' : 'No events yet.'}</p></div>`
           }`,
   });
+}
+
+/** Current events or archived ones: two links, the shown one marked. */
+function archiveFilter(viewer: Viewer, archived: boolean): SafeHtml {
+  const href = `${accountBase(viewer)}/events`;
+  return html`<nav class="segmented" aria-label="Which events">
+    <a href="${href}" ${archived ? '' : raw('aria-current="page"')}>Current</a>
+    <a href="${href}?show=archived" ${archived ? raw('aria-current="page"') : ''}>Archived</a>
+  </nav>`;
 }
 
 function eventForm(opts: {
@@ -170,6 +180,8 @@ export function eventDetailsPage(opts: {
   viewer: Viewer;
   config: EventConfig;
   publicUrl: string;
+  /** the status and schedule card (for those who may change events) */
+  lifecycle?: SafeHtml;
   doc: Partial<EventDocument>;
   errors?: FieldErrors;
   flash: Flash | null;
@@ -184,6 +196,7 @@ export function eventDetailsPage(opts: {
     flash: opts.flash,
     body: html`${eventTabs(viewer, config.document.slug, '')}
           <p>Public page: <a href="${url}">${url}</a> · ${config.document.currency.toUpperCase()}</p>
+          ${opts.lifecycle ?? ''}
           ${
             writable
               ? html`${eventForm({

@@ -3,8 +3,9 @@ import { AppError } from '../../platform/errors.ts';
 import { duplicateEvent, putEventConfig, type EventDocument } from '../events/event-config.service.ts';
 import { getEventSummaries } from '../events/events.service.ts';
 import { fromLocalInput } from './catalogue-form.ts';
-import { checkForm, requireRole, viewerOf, type Viewer, CONSOLE_FORM, CONSOLE_PAGE, send, see } from './console.http.ts';
-import { loadEventConfig } from './console-events.service.ts';
+import { can, checkForm, requireRole, viewerOf, type Viewer, CONSOLE_FORM, CONSOLE_PAGE, send, see } from './console.http.ts';
+import { eventHasOrders, loadEventConfig } from './console-events.service.ts';
+import { lifecycleCard, lifecycleFlash } from './console-lifecycle.view.ts';
 import { accountBase, eventDetailsPage, eventListPage, newEventPage, STALE } from './console-events.view.ts';
 import { flashOf, type FieldErrors, type Flash } from './console-layout.view.ts';
 import { EVENT_SLUG, eventErrors, readEventForm } from './event-form.ts';
@@ -21,8 +22,9 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { account: string } }>('/console/a/:account/events', page, async (request, reply) => {
     const viewer = await viewerOf(ctx, request, request.params.account);
     requireRole(viewer, 'events.read');
-    const events = await getEventSummaries(ctx, viewer.account!.id);
-    return send(reply, eventListPage({ viewer, events, flash: flashOf(request.query) }));
+    const archived = (request.query as Record<string, string | undefined>).show === 'archived';
+    const events = (await getEventSummaries(ctx, viewer.account!.id)).filter((e) => e.archived === archived);
+    return send(reply, eventListPage({ viewer, events, archived, flash: flashOf(request.query) }));
   });
 
   app.get<{ Params: { account: string } }>('/console/a/:account/events/new', page, async (request, reply) => {
@@ -40,7 +42,9 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
     if (!doc.slug || !EVENT_SLUG.test(doc.slug)) errors.slug = ['use lowercase letters, digits and dashes'];
     if (Object.keys(errors).length) return again(errors, 422);
     try {
-      await putEventConfig(ctx, viewer.account!.id, doc.slug!, { ...doc, ticket_types: [] }, undefined, { createOnly: true });
+      // a new event starts as a draft: buyers see it once it is published (contract section 11)
+      const draft = { ...doc, status: 'draft' as const, ticket_types: [] };
+      await putEventConfig(ctx, viewer.account!.id, doc.slug!, draft, undefined, { createOnly: true });
     } catch (err) {
       if (err instanceof AppError && err.fields) return again(eventErrors(err.fields), err.kind === 'conflict' ? 409 : 422);
       throw err;
@@ -57,15 +61,24 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
   ) => {
     const config = await loadEventConfig(ctx, viewer.account!.id, request.params.event);
     const publicUrl = `${ctx.config.baseUrl}/e/${viewer.account!.slug}/${config.document.slug}`;
+    const lifecycle = can(viewer, 'events.write')
+      ? lifecycleCard({
+          viewer,
+          doc: config.document,
+          etag: config.etag,
+          hasOrders: await eventHasOrders(ctx, viewer.account!.id, config.document.slug),
+        })
+      : undefined;
     return send(
       reply,
       eventDetailsPage({
         viewer,
         config,
         publicUrl,
+        lifecycle,
         doc: opts.doc ?? config.document,
         errors: opts.errors,
-        flash: opts.flash ?? flashOf(request.query),
+        flash: opts.flash ?? flashOf(request.query) ?? lifecycleFlash(request.query),
       }),
       opts.status ?? 200,
     );
@@ -122,6 +135,7 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
         slug,
         ...(form.name?.trim() ? { name: form.name.trim() } : {}),
         starts_at: starts,
+        status: 'draft',
       });
     } catch (err) {
       if (err instanceof AppError && (err.kind === 'conflict' || err.kind === 'unprocessable')) return fail(err.message, 409);

@@ -7,6 +7,7 @@ import { consoleOrderDeskRoutes } from './console.order-desk.routes.ts';
 import { consoleDashboardRoutes } from './console.dashboard.routes.ts';
 import { consoleReportsRoutes } from './console.reports.routes.ts';
 import { consoleEventsRoutes } from './console.events.routes.ts';
+import { consoleLifecycleRoutes } from './console.lifecycle.routes.ts';
 import { consoleCatalogueRoutes } from './console.catalogue.routes.ts';
 import { consoleCodesRoutes } from './console.codes.routes.ts';
 import { consoleTeamRoutes } from './console.team.routes.ts';
@@ -22,6 +23,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   });
   await app.register(consoleAuthRoutes);
   await app.register(consoleEventsRoutes);
+  await app.register(consoleLifecycleRoutes);
   await app.register(consoleCatalogueRoutes);
   await app.register(consoleCodesRoutes);
   await app.register(consoleTeamRoutes);

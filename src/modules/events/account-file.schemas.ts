@@ -145,6 +145,12 @@ function crossCheckEvent(
   if (e.series && !seriesSlugs.has(e.series)) out.push(`${at}.series: no series "${e.series}" in this file`);
   if (!isTimezone(e.timezone)) out.push(`${at}.timezone: "${e.timezone}" is not an IANA timezone`);
   if (e.ends_at && Date.parse(e.ends_at) < Date.parse(e.starts_at)) out.push(`${at}.ends_at: is before starts_at`);
+  const salesEnd = e.sales_end_at ?? e.ends_at ?? e.starts_at;
+  if (e.sales_start_at && Date.parse(e.sales_start_at) >= Date.parse(salesEnd)) {
+    out.push(
+      `${at}.sales_start_at: is not before the end of sales (${e.sales_end_at ? 'sales_end_at' : e.ends_at ? 'ends_at' : 'starts_at'})`,
+    );
+  }
   const currencies = new Set([e.currency, ...(e.currencies ?? [])]);
   for (const c of Object.keys(e.fx_rates ?? {})) {
     if (!currencies.has(c)) out.push(`${at}.fx_rates.${c}: the event does not sell in ${c}`);

@@ -3,7 +3,14 @@ import { assertEventVisible, requireAllEvents } from '../../platform/http/auth.t
 import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses, nullableInteger, slugParams } from '../../platform/http/schemas.ts';
 import { MAX_CAPACITY, MAX_LINE_QUANTITY, MAX_PRICE_CENTS } from '../../platform/limits.ts';
-import { duplicateEvent, getEventConfig, patchTicketType, putEventConfig, type TicketTypePatch } from './event-config.service.ts';
+import {
+  deleteEvent,
+  duplicateEvent,
+  getEventConfig,
+  patchTicketType,
+  putEventConfig,
+  type TicketTypePatch,
+} from './event-config.service.ts';
 import { getEvent, getTicketTypes } from './events.service.ts';
 
 /** Management API, contract section 6: the event configuration document, duplicate, ticket-type patch. */
@@ -71,6 +78,25 @@ export async function eventConfigRoutes(app: FastifyInstance): Promise<void> {
         .code(result.created ? 201 : 200)
         .header('etag', result.etag)
         .send(result.document);
+    },
+  );
+
+  app.delete<{ Params: { slug: string } }>(
+    '/events/:slug',
+    {
+      config: manage,
+      schema: {
+        tags: ['management'],
+        summary: 'Delete an event that has no orders (204); one with orders is 409 conflict (archive it instead)',
+        params: slugParams,
+        response: { 204: { type: 'null' }, ...errorResponses(401, 403, 404, 409, 429, 500) },
+      },
+    },
+    async (request, reply) => {
+      const p = principalOf(request);
+      assertEventVisible(p, request.params.slug);
+      await deleteEvent(app.ctx, p.accountId, request.params.slug);
+      return reply.code(204).send();
     },
   );
 

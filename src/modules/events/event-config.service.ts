@@ -8,7 +8,7 @@ import { parseAccountFile } from './account-file.schemas.ts';
 import { configConflict, validationFailed } from './event-config.errors.ts';
 import type { EventDocument, EventIn, TicketTypeIn } from './event-document.ts';
 import { eventRow, readDocument } from './event-document.repo.ts';
-import { writeEventDocument } from './event-writer.repo.ts';
+import { deleteEventWithoutOrders, writeEventDocument } from './event-writer.repo.ts';
 
 /*
  * The event configuration API (contract section 6): the document read with its ETag, written
@@ -117,6 +117,8 @@ export interface DuplicateInput {
   slug: string;
   name?: string;
   starts_at?: string;
+  /** the copy's status; default: the original's (the console makes drafts) */
+  status?: 'draft' | 'published';
 }
 
 /**
@@ -138,6 +140,10 @@ export async function duplicateEvent(ctx: AppContext, accountId: number, slug: s
     ...(document.ends_at ? { ends_at: move(document.ends_at)! } : {}),
     ...(document.sales_end_at ? { sales_end_at: move(document.sales_end_at)! } : {}),
     ...(document.payment_expires_at ? { payment_expires_at: move(document.payment_expires_at)! } : {}),
+    ...(document.sales_start_at ? { sales_start_at: move(document.sales_start_at)! } : {}),
+    status: input.status ?? document.status ?? 'published',
+    // a new event is on the lists, whatever became of the one it copies
+    archived: false,
     sessions: (document.sessions ?? []).map((s) => ({
       ...s,
       starts_at: move(s.starts_at)!,
@@ -206,4 +212,17 @@ export async function patchTicketType(
       throw err;
     }
   }
+}
+
+/**
+ * Deletes an event that has no orders (contract section 11): 404 when unknown, 409 `conflict` when
+ * it has any order (archive it instead). Nothing is changed on a refusal.
+ */
+export async function deleteEvent(ctx: AppContext, accountId: number, slug: string): Promise<void> {
+  const outcome = await ctx.db.transaction().execute((trx) => deleteEventWithoutOrders(trx, accountId, slug));
+  if (outcome === 'missing') throw notFound(`No event with slug "${slug}"`);
+  if (outcome === 'has_orders') {
+    throw new AppError('conflict', 'conflict', `The event "${slug}" has orders; it cannot be deleted (archive it instead)`);
+  }
+  clearCaches(ctx.db);
 }

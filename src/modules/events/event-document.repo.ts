@@ -128,6 +128,9 @@ export async function readDocument(db: Db, eventId: number): Promise<EventDocume
     ...(e.description !== null ? { description: e.description } : {}),
     ...(e.venue ? { venue: e.venue } : {}),
     locale: e.locale,
+    status: e.status,
+    ...(e.sales_start_at ? { sales_start_at: iso(e.sales_start_at)! } : {}),
+    archived: e.archived,
     ticket_types: types.map((t): TicketTypeIn => ({
       key: t.key,
       name: t.name,

@@ -91,6 +91,10 @@ export interface EventIn {
   description?: string;
   venue?: { name: string; address?: string; map_url?: string };
   locale?: string;
+  /** contract section 11: a draft is invisible to buyers; default published */
+  status?: 'draft' | 'published';
+  sales_start_at?: string;
+  archived?: boolean;
   ticket_types?: TicketTypeIn[];
   goods?: GoodIn[];
   sessions?: SessionIn[];

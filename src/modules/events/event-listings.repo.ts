@@ -14,13 +14,15 @@ export interface UpcomingEvent {
   account_name: string;
 }
 
-/** Events not yet over (their end, or their start when they have none, is still ahead), soonest first. */
+/** Published events on the lists and not yet over (their end, or their start when they have none, is still ahead), soonest first. */
 export function listUpcomingEvents(db: Db, now: Date, accountId: number | null, limit: number): Promise<UpcomingEvent[]> {
   let q = db
     .selectFrom('events as e')
     .innerJoin('accounts as a', 'a.id', 'e.account_id')
     .select(['e.slug', 'e.name', 'e.starts_at', 'e.timezone', 'e.venue', 'a.slug as account_slug', 'a.name as account_name'])
     .where(sql<boolean>`coalesce(e.ends_at, e.starts_at) >= ${now}`)
+    .where('e.status', '=', 'published')
+    .where('e.archived', '=', false)
     .orderBy('e.starts_at')
     .orderBy('e.id')
     .limit(limit);

@@ -17,7 +17,16 @@ export function eventChoices(ctx: AppContext, accountId: number): Promise<Array<
   return listEventNames(ctx.db, accountId);
 }
 
-/** An account's event by slug, read from the database (not through the catalogue cache). */
-export function findPublicEvent(ctx: AppContext, accountId: number, slug: string): Promise<EventRow | undefined> {
-  return findEventBySlug(ctx.db, accountId, slug);
+/**
+ * Whether buyers see the event (contract section 11): a draft is not shown to them, nor is an
+ * archived event (its order and ticket pages, reached by their own secrets, keep working).
+ */
+export function isBuyerVisible(event: Pick<EventRow, 'status' | 'archived'>): boolean {
+  return event.status === 'published' && !event.archived;
+}
+
+/** An account's event by slug as buyers see it, read from the database (not through the catalogue cache). */
+export async function findPublicEvent(ctx: AppContext, accountId: number, slug: string): Promise<EventRow | undefined> {
+  const event = await findEventBySlug(ctx.db, accountId, slug);
+  return event && isBuyerVisible(event) ? event : undefined;
 }

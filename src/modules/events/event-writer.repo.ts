@@ -25,7 +25,9 @@ export async function writeEventDocument(
   d: EventDocument,
 ): Promise<WrittenEvent> {
   const currencies = [...new Set([d.currency, ...(d.currencies ?? []).filter((c) => c !== d.currency)])];
-  if (stored) await refuseWhatOrdersForbid(trx, stored, d.currency, currencies);
+  if (stored) await refuseWhatOrdersForbid(trx, stored, d, currencies);
+  // the door page always has a list to scan against: a document without one gets "All tickets"
+  if (!d.checkin_lists?.length) d = { ...d, checkin_lists: [DOOR_LIST] };
   const event = await writeEventRow(trx, accountId, stored, d, currencies);
   const items = await writeItems(trx, { accountId, eventId: event.id, now }, d, stored !== null);
   await writeSavedReports(trx, { account_id: accountId, event_id: event.id }, d.saved_reports ?? [], stored === null);
@@ -33,10 +35,18 @@ export async function writeEventDocument(
   return { event, items: items.written };
 }
 
-async function refuseWhatOrdersForbid(trx: Db, event: StoredEvent, currency: string, currencies: string[]): Promise<void> {
-  if (currency !== event.currency) {
-    const any = await trx.selectFrom('orders').select('id').where('event_id', '=', event.id).limit(1).executeTakeFirst();
-    if (any) throw configConflict('$.currency', 'the event has orders; its currency cannot change');
+/** The check-in list of an event whose document names none (contract section 11); every ticket type. */
+export const DOOR_LIST = { key: 'all-tickets', name: 'All tickets' } as const;
+
+async function refuseWhatOrdersForbid(trx: Db, event: StoredEvent, d: EventDocument, currencies: string[]): Promise<void> {
+  const hasOrders = async () =>
+    Boolean(await trx.selectFrom('orders').select('id').where('event_id', '=', event.id).limit(1).executeTakeFirst());
+  if (d.currency !== event.currency && (await hasOrders())) {
+    throw configConflict('$.currency', 'the event has orders; its currency cannot change');
+  }
+  // buyers hold orders and tickets of a published event: it is archived, not hidden as a draft
+  if ((d.status ?? 'published') === 'draft' && event.status !== 'draft' && (await hasOrders())) {
+    throw configConflict('$.status', 'the event has orders; it cannot go back to draft (archive it instead)');
   }
   const dropped = event.currencies.filter((c) => !currencies.includes(c));
   if (dropped.length) {
@@ -77,6 +87,9 @@ async function writeEventRow(trx: Db, accountId: number, stored: StoredEvent | n
     description: d.description ?? null,
     venue: d.venue ? JSON.stringify(d.venue) : null,
     locale: d.locale ?? 'en',
+    status: d.status ?? 'published',
+    sales_start_at: d.sales_start_at ?? null,
+    archived: d.archived ?? false,
   };
   const returned = ['id', 'starts_at', 'payment_expires_at'] as const;
   if (stored)
@@ -131,4 +144,29 @@ async function writeSavedReports(
         .values({ ...base, name, query })
         .execute();
   }
+}
+
+/**
+ * Deletes an event that has no orders, with everything of it (its items, stock, check-in lists,
+ * codes, saved reports and counters go with the row). Call it in a transaction; the event row is
+ * locked first, so an order being written to it (its foreign key holds a share lock) either
+ * commits before and is seen here, or waits and then finds no event.
+ */
+export async function deleteEventWithoutOrders(
+  trx: Db,
+  accountId: number,
+  slug: string,
+): Promise<'deleted' | 'missing' | 'has_orders'> {
+  const event = await trx
+    .selectFrom('events')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('slug', '=', slug)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!event) return 'missing';
+  const order = await trx.selectFrom('orders').select('id').where('event_id', '=', event.id).limit(1).executeTakeFirst();
+  if (order) return 'has_orders';
+  await trx.deleteFrom('events').where('id', '=', event.id).execute();
+  return 'deleted';
 }

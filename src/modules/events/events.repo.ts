@@ -18,9 +18,9 @@ export function findEventBySlug(db: Db, accountId: number, slug: string): Promis
   return eventQuery(db, accountId).where('e.slug', '=', slug).executeTakeFirst();
 }
 
-/** Newest first: latest start, then latest created. */
+/** Newest first: latest start, then latest created; archived events are off the list (contract section 11). */
 export function listEvents(db: Db, accountId: number, slugs: string[] | null): Promise<EventRow[]> {
-  let q = eventQuery(db, accountId);
+  let q = eventQuery(db, accountId).where('e.archived', '=', false);
   if (slugs) {
     if (slugs.length === 0) return Promise.resolve([]);
     q = q.where('e.slug', 'in', slugs);
@@ -59,7 +59,7 @@ export function listTicketTypes(db: Db, accountId: number, eventId: number): Pro
 export function listEventSummaries(db: Db, accountId: number, now: Date) {
   return db
     .selectFrom('events as e')
-    .select(['e.id', 'e.slug', 'e.name', 'e.starts_at', 'e.timezone'])
+    .select(['e.id', 'e.slug', 'e.name', 'e.starts_at', 'e.timezone', 'e.status', 'e.sales_start_at', 'e.archived'])
     .select((eb) => [
       eb
         .selectFrom('item_sales as s')
@@ -96,4 +96,16 @@ export async function findEventId(db: Db, accountId: number, slug: string): Prom
 
 export async function insertSeries(db: Db, accountId: number, s: { slug: string; name: string }): Promise<void> {
   await db.insertInto('series').values({ account_id: accountId, slug: s.slug, name: s.name }).execute();
+}
+
+/** Whether any order (of any status) was placed for the event: it is then archived, not deleted. */
+export async function eventHasOrders(db: Db, accountId: number, eventId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('event_id', '=', eventId)
+    .limit(1)
+    .executeTakeFirst();
+  return Boolean(row);
 }

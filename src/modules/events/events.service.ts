@@ -5,6 +5,7 @@ import { canSeeEvent, type Principal } from '../../platform/http/auth.ts';
 import { iso } from '../../platform/time.ts';
 import { findAccountById } from '../accounts/accounts.repo.ts';
 import {
+  eventHasOrders,
   findEventBySlug,
   findEventId,
   listEventSummaries,
@@ -154,4 +155,9 @@ export async function getEventId(ctx: AppContext, accountId: number, slug: strin
   const id = await findEventId(ctx.db, accountId, slug);
   if (id === undefined) throw notFound(`No event with slug "${slug}"`);
   return id;
+}
+
+/** Whether the account's event has any order (the console offers Delete without, Archive with). */
+export async function hasOrders(ctx: AppContext, accountId: number, slug: string): Promise<boolean> {
+  return eventHasOrders(ctx.db, accountId, await getEventId(ctx, accountId, slug));
 }

@@ -5,6 +5,11 @@ export const invalidBody = (message: string, fields?: Record<string, string[]>):
   new AppError('unprocessable', 'invalid_body', message, fields ? { fields } : {});
 export const invalidItems = (message: string): AppError => new AppError('unprocessable', 'invalid_items', message);
 export const salesClosed = (): AppError => new AppError('unprocessable', 'sales_closed', 'Sales for this event have ended');
+/** Before the event's `sales_start_at` (contract section 11); the message says when sales open. */
+export const salesNotStarted = (at: Date): AppError =>
+  new AppError('unprocessable', 'sales_not_started', `Sales for this event start at ${at.toISOString()}`, {
+    extra: { sales_start_at: at.toISOString() },
+  });
 export const emailRequired = (): AppError =>
   new AppError('unprocessable', 'email_required', 'An email address is required for a free order, so the tickets can be sent');
 export const amountTooSmall = (min: string): AppError =>

@@ -3,12 +3,14 @@ import type { AppContext } from '../../platform/context.ts';
 import type { Answer, ItemAnswer } from '../../platform/db/schema.ts';
 import { formatMoney } from '../../platform/money.ts';
 import type { EventRow } from '../events/events.repo.ts';
+import { isBuyerVisible } from '../events/event-listings.service.ts';
+import { notFound } from '../../platform/errors.ts';
 import { buildLines, inventoryNames, type BasketRequest } from './build-lines.ts';
 import { loadCatalogue, type Catalogue } from './catalogue.repo.ts';
 import { applyCodes, type AppliedCode } from './codes.service.ts';
 import { apiHoldEnd } from './holds.ts';
 import { boundsProblem, oversizedLines, refuseOutOfBounds, refuseOversized, withStandIns } from './order-bounds.ts';
-import { amountTooSmall, emailRequired, salesClosed } from './orders.errors.ts';
+import { amountTooSmall, emailRequired, salesClosed, salesNotStarted } from './orders.errors.ts';
 import { cardMinimum, orderTotals, type PricedLine } from './pricing.ts';
 import { writeOrder, type OrderRow, type PreparedOrder } from './order-writer.repo.ts';
 import { unitsByInventory } from '../inventory/stock.repo.ts';
@@ -49,6 +51,11 @@ export function salesEnd(event: Pick<EventRow, 'sales_end_at' | 'ends_at' | 'sta
   return new Date(event.sales_end_at ?? event.ends_at ?? event.starts_at);
 }
 
+/** When the checkout opens (contract section 11), or null when it is open until sales end. */
+export function salesStart(event: Pick<EventRow, 'sales_start_at'>): Date | null {
+  return event.sales_start_at ? new Date(event.sales_start_at) : null;
+}
+
 /**
  * The checkout pipeline shared by the machine API and the browser shop: on-sale and item
  * checks, pricing (group discounts, tax, codes), then the write stage (order-writer.ts), where
@@ -79,7 +86,12 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
 export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Promise<PreparedOrder> {
   const { event } = input;
   const now = ctx.clock.now();
+  // a draft or archived event is unknown to buyers and integrations alike (contract section 11)
+  if (input.channel !== 'console' && !isBuyerVisible(event)) throw notFound(`No event with slug "${event.slug}"`);
   if (now.getTime() >= salesEnd(event).getTime()) throw salesClosed();
+  // staff may issue orders (comps) before sales open; buyers and integrations wait for it
+  const opens = salesStart(event);
+  if (input.channel !== 'console' && opens && now.getTime() < opens.getTime()) throw salesNotStarted(opens);
   const currency = input.currency ?? event.currency;
   const typeIds = input.items.map((i) => i.ticket_type_id);
   const needs = {

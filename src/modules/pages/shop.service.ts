@@ -7,7 +7,8 @@ import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
 import { MAX_DONATION_CENTS } from '../../platform/limits.ts';
 import { BROWSER_HOLD_MS } from '../orders/holds.ts';
 import { isEmail } from '../orders/orders.service.ts';
-import { placeOrder, salesEnd } from '../orders/place-order.service.ts';
+import { placeOrder, salesEnd, salesStart } from '../orders/place-order.service.ts';
+import { isBuyerVisible } from '../events/event-listings.service.ts';
 import { readAvailability } from '../inventory/stock.repo.ts';
 import type { Locale } from '../i18n/i18n.ts';
 
@@ -26,6 +27,8 @@ export interface ShopData {
   channel: Channel;
   currency: string;
   salesOpen: boolean;
+  /** sales have not started yet: when they do (the checkout is closed until then) */
+  salesOpensAt: Date | null;
   types: Array<{
     id: number;
     key: string;
@@ -48,16 +51,26 @@ const LOW_STOCK = 10;
  * the channel and the sellable items. Reused by this instance for catalogueCacheMs (1 s by
  * default), like the API's catalogue reads; stock is read fresh on every request.
  */
-export function loadShopCatalogue(
+export async function loadShopCatalogue(
   ctx: AppContext,
   accountSlug: string,
   eventSlug: string,
   via: { audience?: string; portal?: string },
+  opts: ShopOptions = {},
 ) {
   const key = `${accountSlug}\u0000${eventSlug}\u0000${via.audience ?? ''}\u0000${via.portal ?? ''}`;
-  return cacheOf<Awaited<ReturnType<typeof readShopCatalogue>>>(ctx.db, 'shop', ctx.config.catalogueCacheMs).get(key, () =>
-    readShopCatalogue(ctx, accountSlug, eventSlug, via),
+  const catalogue = await cacheOf<Awaited<ReturnType<typeof readShopCatalogue>>>(ctx.db, 'shop', ctx.config.catalogueCacheMs).get(
+    key,
+    () => readShopCatalogue(ctx, accountSlug, eventSlug, via),
   );
+  // a draft (or an archived event) does not exist for buyers; staff preview it from the console
+  if (!opts.preview && !isBuyerVisible(catalogue.event)) throw notFound('This event does not exist');
+  return catalogue;
+}
+
+export interface ShopOptions {
+  /** staff looking at a draft's page from the console: shown whatever the event's status */
+  preview?: boolean;
 }
 
 async function readShopCatalogue(
@@ -148,18 +161,23 @@ export async function loadShop(
   eventSlug: string,
   via: { audience?: string; portal?: string },
   currency?: string,
+  opts: ShopOptions = {},
 ): Promise<ShopData> {
   const { account, event, channel, types, links, sessions, goods, donations, questions } = await loadShopCatalogue(
     ctx,
     accountSlug,
     eventSlug,
     via,
+    opts,
   );
   const cur = shopCurrency(event, currency);
   const visibleTypes = types.filter((t) => t.audience_id === null || t.audience_id === channel.audienceId);
   const inventoryIds = [...visibleTypes, ...sessions, ...goods].map((x) => x.inventory_id).filter((x): x is number => x !== null);
   const avail = await readAvailability(ctx.db, account.id, inventoryIds, ctx.clock.now());
   const left = (inv: number | null) => (inv === null ? null : (avail.get(inv)?.remaining ?? 0));
+  const now = ctx.clock.now().getTime();
+  const opens = salesStart(event);
+  const notYet = opens !== null && now < opens.getTime();
   const price = (x: { price_cents: number; prices: Record<string, number> }) =>
     cur === event.currency ? x.price_cents : (x.prices[cur] ?? null);
   return {
@@ -167,7 +185,8 @@ export async function loadShop(
     event,
     channel,
     currency: cur,
-    salesOpen: ctx.clock.now().getTime() < salesEnd(event).getTime(),
+    salesOpen: now < salesEnd(event).getTime() && !notYet,
+    salesOpensAt: notYet ? opens : null,
     types: visibleTypes.map((t) => ({
       id: t.id,
       key: t.key,

@@ -26,6 +26,7 @@ const SHOP_CSS = raw(`<style>
 .admit-description h2,.admit-description h3{margin:1.25rem 0 .4rem;font-size:1.15rem}
 .admit-venue{font-style:normal;margin:1rem 0;padding:.75rem 1rem;border-left:4px solid var(--admit-accent-color);background:color-mix(in srgb,var(--admit-accent-color) 6%,transparent);border-radius:0 var(--admit-card-radius) var(--admit-card-radius) 0}
 .admit-hint{font-weight:600}
+.admit-preview{margin:0 0 1rem;padding:.6rem 1rem;border:2px dashed var(--admit-accent-color);border-radius:var(--admit-card-radius)}
 .admit-total{display:flex;justify-content:space-between;align-items:baseline;font-size:1.15rem;margin:1rem 0 .25rem;padding:.6rem 0;border-top:2px solid var(--admit-text-color-muted)}
 </style>`);
 
@@ -60,6 +61,8 @@ export interface ShopView {
   loc: Locale;
   /** the page's own path and query, for the language switch */
   path: string;
+  /** staff previewing the page from the console: a banner, and the form cannot be sent */
+  preview?: boolean;
 }
 
 function err(v: ShopView, key: string): SafeHtml {
@@ -83,7 +86,8 @@ export function shopPage(v: ShopView): SafeHtml {
   const val = (k: string) => v.form[k] ?? '';
   const errorList = Object.entries(v.fields);
   const description = renderDescription(event.description);
-  return html`${SHOP_CSS}${languageSwitch(loc, v.path, { currency: event.currencies.length > 1 ? data.currency : undefined })}
+  const nothingOnSale = !data.types.length && !data.goods.length && !data.donations.length;
+  return html`${SHOP_CSS}${v.preview ? html`<p class="admit-preview" role="note"><strong>${m.previewBanner}</strong></p>` : ''}${languageSwitch(loc, v.path, { currency: event.currencies.length > 1 ? data.currency : undefined })}
     <h1>${event.name}</h1>
     <p class="muted">
       <time datetime="${new Date(event.starts_at).toISOString()}">${loc.dateTime(event.starts_at, event.timezone)}</time>${event.venue ? html` · ${event.venue.name}` : ''}${data.channel.name ? html` · ${data.channel.name}` : ''}
@@ -121,8 +125,14 @@ export function shopPage(v: ShopView): SafeHtml {
         : ''
     }
     ${
-      !data.salesOpen
-        ? html`<p class="admit-status" role="status">${m.salesEnded}</p>`
+      !data.salesOpen || nothingOnSale
+        ? html`<p class="admit-status" role="status">${
+            data.salesOpensAt
+              ? m.salesStart(loc.dateTime(data.salesOpensAt, event.timezone))
+              : !data.salesOpen
+                ? m.salesEnded
+                : m.nothingOnSale
+          }</p>`
         : html` <form class="admit-shop" method="post" action="${v.action}" novalidate>
             <input type="hidden" name="csrf" value="${v.csrf}" />
             <input type="hidden" name="lang" value="${loc.tag}" />
@@ -141,7 +151,9 @@ export function shopPage(v: ShopView): SafeHtml {
                   </div>`
                 : html`<input type="hidden" name="currency" value="${data.currency}" />`
             }
-            <fieldset id="f-items">
+            ${
+              data.types.length
+                ? html`<fieldset id="f-items">
               <legend>${m.tickets}</legend>
               ${err(v, 'items')}
               ${data.types.map((t) => {
@@ -167,7 +179,9 @@ export function shopPage(v: ShopView): SafeHtml {
                   </div>
                 </div>`;
               })}
-            </fieldset>
+            </fieldset>`
+                : err(v, 'items')
+            }
             ${
               data.goods.length
                 ? html`<fieldset>
@@ -241,7 +255,7 @@ export function shopPage(v: ShopView): SafeHtml {
               <span>${m.total}</span> <output aria-live="polite"></output>
             </p>
             <p class="muted">${m.holdExplained(Math.round(BROWSER_HOLD_MS / 60_000))}</p>
-            <button type="submit">${m.continueToPayment}</button>
+            <button type="submit"${v.preview ? raw(' disabled') : ''}>${m.continueToPayment}</button>
           </form>`
     }`;
 }

@@ -61,6 +61,12 @@ export interface EventsTable {
   description: string | null;
   venue: GenJson<EventVenue> | null;
   locale: Generated<string>;
+  /** contract section 11: a draft is invisible to buyers */
+  status: Generated<'draft' | 'published'>;
+  /** the checkout opens then (null: open until sales end) */
+  sales_start_at: Timestamp | null;
+  /** off the lists; its orders and tickets stay reachable */
+  archived: Generated<boolean>;
   created_at: GenTimestamp;
 }
 
