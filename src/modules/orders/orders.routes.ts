@@ -108,6 +108,10 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['orders'],
         summary: 'Create an order through the checkout pipeline',
+        description:
+          '404 not_found: unknown event, or one buyers cannot see (a draft, an archived event). 422: invalid_body, ' +
+          "invalid_idempotency_key, sales_closed, sales_not_started (before the event's sales_start_at; the body " +
+          'carries sales_start_at), invalid_items, email_required, amount_too_small. 409: sold_out.',
         params: slugParams,
         headers: { type: 'object', properties: { 'idempotency-key': { type: 'string', description: 'at most 200 characters' } } },
         body: createOrderBody,
