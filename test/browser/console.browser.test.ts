@@ -129,6 +129,11 @@ describe('the organiser console', () => {
     await page.getByRole('link', { name: 'Your sign-in' }).click();
     await accessible(page, 'me');
 
+    // a new event is a draft: published from its details page before a buyer can see it
+    await page.getByRole('link', { name: 'Details', exact: true }).click();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.waitForURL(/lifecycle=published/);
+
     // a buyer buys on the new event's public page
     const buyer = await browser.newPage();
     await buyer.goto(`${base}/e/lantern/summer-night`);

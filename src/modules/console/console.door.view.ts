@@ -8,7 +8,7 @@ import {
   type DoorListInfo,
 } from '../checkin/door.service.ts';
 import { asset } from './console.assets.ts';
-import type { Viewer } from './console.http.ts';
+import { can, type Viewer } from './console.http.ts';
 import { consolePage } from './console-layout.view.ts';
 
 /**
@@ -76,7 +76,14 @@ export function doorListPage(viewer: Viewer, events: DoorEvent[], past: boolean)
                           </tbody>
                         </table>
                       </div>`
-                      : html`<p>This event has no check-in list yet.</p>`
+                      : html`<p>
+                          This event has no check-in list.
+                          ${
+                            can(viewer, 'events.write')
+                              ? html`<a href="/console/a/${encodeURIComponent(viewer.account!.slug)}/events/${e.slug}/checkin-lists">Add one</a> (a list without ticket types admits every ticket).`
+                              : 'Ask an organiser to add one.'
+                          }
+                        </p>`
                   }
                 </section>`,
                 )

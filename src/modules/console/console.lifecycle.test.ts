@@ -161,6 +161,23 @@ describe('console lifecycle', () => {
     expect(await event('gala')).toBeDefined();
   });
 
+  it('the door page is never a dead end: an event whose lists were all removed links to adding one', async () => {
+    const gala = await t.ctx.db.selectFrom('events').select('id').where('slug', '=', 'gala').executeTakeFirstOrThrow();
+    const lists = await t.ctx.db.selectFrom('checkin_lists').select('key').where('event_id', '=', gala.id).execute();
+    expect(lists.map((l) => l.key)).toEqual(['all-tickets']);
+    await t.ctx.db.updateTable('checkin_lists').set({ archived_at: new Date() }).where('event_id', '=', gala.id).execute();
+    try {
+      const m = await signedIn('manager');
+      const page = await m.get('/console/a/acme/door');
+      expect(page.body).toContain('This event has no check-in list.');
+      expect(page.body).toContain('href="/console/a/acme/events/gala/checkin-lists">Add one</a>');
+      const door = await (await signedIn('door')).get('/console/a/acme/door');
+      expect(door.body).toContain('Ask an organiser to add one.');
+    } finally {
+      await t.ctx.db.updateTable('checkin_lists').set({ archived_at: null }).where('event_id', '=', gala.id).execute();
+    }
+  });
+
   it('a viewer sees no lifecycle card and cannot change anything (404)', async () => {
     const v = await signedIn('viewer');
     const page = await v.get('/console/a/acme/events/gala');

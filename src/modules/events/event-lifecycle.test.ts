@@ -298,4 +298,11 @@ describe('check-in lists of a new event', () => {
     });
     expect(res.json().checkin_lists).toEqual([{ key: 'front', name: 'Front door' }]);
   });
+
+  it('an update that leaves every list out is taken as meant: none is added back', async () => {
+    const doc = (await config('own-lists')).json();
+    const res = await put('own-lists', { ...doc, checkin_lists: [] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().checkin_lists).toEqual([]);
+  });
 });

@@ -26,8 +26,8 @@ export async function writeEventDocument(
 ): Promise<WrittenEvent> {
   const currencies = [...new Set([d.currency, ...(d.currencies ?? []).filter((c) => c !== d.currency)])];
   if (stored) await refuseWhatOrdersForbid(trx, stored, d, currencies);
-  // the door page always has a list to scan against: a document without one gets "All tickets"
-  if (!d.checkin_lists?.length) d = { ...d, checkin_lists: [DOOR_LIST] };
+  // a new event can be checked in at once: without lists of its own it gets "All tickets"
+  if (!stored && !d.checkin_lists?.length) d = { ...d, checkin_lists: [DOOR_LIST] };
   const event = await writeEventRow(trx, accountId, stored, d, currencies);
   const items = await writeItems(trx, { accountId, eventId: event.id, now }, d, stored !== null);
   await writeSavedReports(trx, { account_id: accountId, event_id: event.id }, d.saved_reports ?? [], stored === null);
