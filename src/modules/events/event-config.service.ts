@@ -3,7 +3,7 @@ import { clearCaches } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { isUniqueViolation } from '../../platform/db/pg-errors.ts';
+import { isRetryableConflict, isUniqueViolation } from '../../platform/db/pg-errors.ts';
 import { parseAccountFile } from './account-file.schemas.ts';
 import { configConflict, validationFailed } from './event-config.errors.ts';
 import type { EventDocument, EventIn, TicketTypeIn } from './event-document.ts';
@@ -219,7 +219,18 @@ export async function patchTicketType(
  * it has any order (archive it instead). Nothing is changed on a refusal.
  */
 export async function deleteEvent(ctx: AppContext, accountId: number, slug: string): Promise<void> {
-  const outcome = await ctx.db.transaction().execute((trx) => deleteEventWithoutOrders(trx, accountId, slug));
+  let outcome: Awaited<ReturnType<typeof deleteEventWithoutOrders>>;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      outcome = await ctx.db.transaction().execute((trx) => deleteEventWithoutOrders(trx, accountId, slug));
+      break;
+    } catch (err) {
+      // an order being written holds its items and waits for the event row: one of the two gives
+      // way; run again, the delete then sees that order (409) or the order finds no event (404)
+      if (attempt < 3 && isRetryableConflict(err)) continue;
+      throw err;
+    }
+  }
   if (outcome === 'missing') throw notFound(`No event with slug "${slug}"`);
   if (outcome === 'has_orders') {
     throw new AppError('conflict', 'conflict', `The event "${slug}" has orders; it cannot be deleted (archive it instead)`);

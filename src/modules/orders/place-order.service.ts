@@ -5,6 +5,7 @@ import { formatMoney } from '../../platform/money.ts';
 import type { EventRow } from '../events/events.repo.ts';
 import { isBuyerVisible } from '../events/event-listings.service.ts';
 import { notFound } from '../../platform/errors.ts';
+import { isForeignKeyViolation } from '../../platform/db/pg-errors.ts';
 import { buildLines, inventoryNames, type BasketRequest } from './build-lines.ts';
 import { loadCatalogue, type Catalogue } from './catalogue.repo.ts';
 import { applyCodes, type AppliedCode } from './codes.service.ts';
@@ -64,13 +65,19 @@ export function salesStart(event: Pick<EventRow, 'sales_start_at'>): Date | null
  * same transaction. Nothing is written when any check fails.
  */
 export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promise<PlacedOrder> {
+  // the event deleted (it had no orders) while this one was on its way: it is gone, as if unknown
+  const write = (prepared: PreparedOrder) =>
+    writeOrder(ctx, prepared).catch((err: unknown) => {
+      if (isForeignKeyViolation(err, ['orders_event_id_fkey'])) throw notFound(`No event with slug "${input.event.slug}"`);
+      throw err;
+    });
   let prepared = await prepareOrder(ctx, input);
-  let outcome = await writeOrder(ctx, prepared);
+  let outcome = await write(prepared);
   if ('rejected' in outcome && outcome.rejected.code === 'busy') {
     // an item of the cached catalogue got a capacity meanwhile: price it again from the database
     cacheOf<Catalogue>(ctx.db, 'catalogue', ctx.config.catalogueCacheMs).clear();
     prepared = await prepareOrder(ctx, input);
-    outcome = await writeOrder(ctx, prepared);
+    outcome = await write(prepared);
   }
   if ('rejected' in outcome) throw outcome.rejected;
   return outcome.created
