@@ -130,7 +130,7 @@ describe('the organiser console', () => {
     await accessible(page, 'me');
 
     // a new event is a draft: published from its details page before a buyer can see it
-    await page.getByRole('link', { name: 'Details', exact: true }).click();
+    await page.goto(`${base}/console/a/lantern/events/summer-night`);
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.waitForURL(/lifecycle=published/);
 
