@@ -4,7 +4,7 @@ import type { Viewer } from './console.http.ts';
 import { can } from './console.http.ts';
 
 /**
- * One layout for every console page: a left navigation (a top bar on phones), the page title,
+ * One layout for every console page: a left navigation (on phones a top bar whose menu folds away), the page title,
  * flash messages, content. One small stylesheet inline (no build step); pages work without
  * JavaScript.
  */
@@ -14,7 +14,8 @@ const CSS = raw(`<style>
 *{box-sizing:border-box}body{margin:0;line-height:1.5}
 a{color:var(--accent)}a:hover{color:var(--accent-dark)}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:10}
-.shell{display:grid;grid-template-columns:15rem 1fr;min-height:100vh}
+.shell{display:grid;grid-template-columns:15rem minmax(0,1fr);min-height:100vh}
+.topbar{display:none}
 .nav{background:#14213d;color:#e8ecf4;padding:1.25rem 1rem;display:flex;flex-direction:column;gap:.25rem}
 .nav .brand{font-weight:700;font-size:1.15rem;color:#fff;text-decoration:none;margin-bottom:1rem;display:block}
 .nav .account{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:#b8c2d6;margin:.75rem 0 .25rem}
@@ -22,7 +23,7 @@ a{color:var(--accent)}a:hover{color:var(--accent-dark)}
 .nav a.item:hover,.nav a.item[aria-current=page]{background:#22335c;color:#fff}
 .nav form{margin-top:auto}.nav .who{font-size:.85rem;color:#b8c2d6;margin:.5rem 0;word-break:break-all}
 .nav button.link{background:none;border:1px solid #4a5a80;color:#e8ecf4;padding:.35rem .7rem;border-radius:6px;cursor:pointer;font:inherit}
-main{padding:1.5rem 2rem;max-width:72rem;width:100%}
+main{padding:1.5rem 2rem;max-width:72rem;width:100%;min-width:0}
 h1{font-size:1.5rem;margin:0 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .75rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);padding:1rem 1.25rem;margin-bottom:1rem}
 .table-wrap{overflow-x:auto;background:var(--card);border:1px solid var(--line);border-radius:var(--radius)}
@@ -48,16 +49,19 @@ input[aria-invalid=true],select[aria-invalid=true],textarea[aria-invalid=true]{b
 .flash{padding:.75rem 1rem;border-radius:var(--radius);margin-bottom:1rem;border:1px solid}
 .flash.ok{background:#e9f7ef;border-color:#9fd8b6;color:var(--ok)}.flash.bad{background:#fdecea;border-color:#f3b1aa;color:var(--danger)}
 .muted{color:var(--muted)}.pill{display:inline-block;padding:.05rem .5rem;border-radius:999px;background:#eef1f6;font-size:.8rem}
-.tabs{display:flex;gap:.25rem;flex-wrap:wrap;margin:0 0 1rem;padding:0;list-style:none;border-bottom:1px solid var(--line)}
+.tabs{display:flex;gap:.25rem;flex-wrap:nowrap;overflow-x:auto;white-space:nowrap;margin:0 0 1rem;padding:0;list-style:none;border-bottom:1px solid var(--line);scrollbar-width:thin}
 .tabs a{display:block;padding:.5rem .8rem;text-decoration:none;border-bottom:3px solid transparent;color:var(--text)}
-.tabs a[aria-current=page]{border-color:var(--accent);font-weight:600}
+.tabs a[aria-current]{border-color:var(--accent);font-weight:600}
+.subtabs{display:flex;gap:.35rem;flex-wrap:nowrap;overflow-x:auto;white-space:nowrap;margin:-.25rem 0 1.25rem;padding:0 0 .25rem;list-style:none;scrollbar-width:thin}
+.subtabs a{display:block;padding:.3rem .75rem;border-radius:999px;text-decoration:none;color:var(--text);border:1px solid var(--line);background:var(--card);font-size:.92rem}
+.subtabs a[aria-current=page]{background:var(--accent);border-color:var(--accent);color:#fff;font-weight:600}
 details.item{background:var(--card);border:1px solid var(--line);border-radius:var(--radius);margin-bottom:.5rem}
 details.item summary{padding:.7rem 1rem;cursor:pointer;display:flex;gap:1rem;flex-wrap:wrap;align-items:baseline}
 details.item summary .edit{margin-left:auto;color:var(--accent);font-size:.9rem}details.item[open] summary .edit{visibility:hidden}
 .card h2{margin-top:.25rem}
 details.item .body{padding:0 1rem 1rem}
 code.secret{display:block;padding:.75rem;background:#111827;color:#e5e7eb;border-radius:6px;word-break:break-all;font-size:.95rem}
-.spacer{flex:1}.filters .grid{grid-template-columns:repeat(auto-fill,minmax(12rem,1fr))}.pager{margin-top:1rem}
+.spacer{flex:1}.filters .grid{grid-template-columns:repeat(auto-fill,minmax(14rem,1fr))}.pager{margin-top:1rem}
 .pill.status-paid{background:#e3f5ea;color:#0d5c33}.pill.status-pending{background:#fff4d6;color:#7a4d00}
 .pill.status-refunded,.pill.status-canceled{background:#f1f1f3;color:#454b55}
 .big-line{font-size:1.25rem;margin:0 0 .75rem;display:flex;gap:.6rem;align-items:center;flex-wrap:wrap}
@@ -86,8 +90,23 @@ progress{width:100%;height:1rem}ul.plain{list-style:none;padding:0;margin:0}ul.p
 .report-nav{display:inline-flex;margin:0 0 1rem}tr.total th,tr.total td{background:#fafbfc}
 fieldset.plain-fieldset{border:0;padding:0;margin:0 0 .5rem}fieldset.plain-fieldset legend{font-weight:700;margin-bottom:.5rem}
 .center{max-width:26rem;margin:8vh auto;padding:0 1rem}.center .card{padding:1.5rem}
-@media (max-width:48rem){.shell{grid-template-columns:1fr}.nav{flex-direction:row;flex-wrap:wrap;align-items:center;padding:.75rem}
-svg.chart .tick{font-size:22px}.nav .brand{margin:0 1rem 0 0}.nav .account,.nav .who{display:none}.nav form{margin:0 0 0 auto}main{padding:1rem}}
+@media (max-width:48rem){.shell{grid-template-columns:minmax(0,1fr)}.nav{display:none}
+.topbar{display:flex;flex-wrap:wrap;align-items:center;gap:0 .75rem;background:#14213d;color:#e8ecf4;padding:.5rem .75rem;position:relative}
+.topbar .brand{font-weight:700;font-size:1.1rem;color:#fff;text-decoration:none}
+.topbar .account{flex:1;min-width:0;font-size:.85rem;color:#b8c2d6;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.topbar details{margin-left:auto}
+.topbar summary{list-style:none;cursor:pointer;padding:.4rem .8rem;border:1px solid #4a5a80;border-radius:6px;color:#fff;min-height:2.5rem;display:flex;align-items:center;gap:.4rem}
+.topbar summary::-webkit-details-marker{display:none}.topbar summary::before{content:"\\2630";font-size:1.1rem;line-height:1}
+.topbar details[open] summary{background:#22335c}
+.topbar .menu{position:absolute;left:0;right:0;top:100%;z-index:20;background:#14213d;padding:.5rem .75rem 1rem;display:flex;flex-direction:column;gap:.15rem;box-shadow:0 8px 16px rgba(0,0,0,.25)}
+.topbar .menu a.item{color:#e8ecf4;text-decoration:none;padding:.6rem .6rem;border-radius:6px;display:block}
+.topbar .menu a.item[aria-current=page]{background:#22335c;color:#fff}
+.topbar .menu form{margin-top:.5rem;border-top:1px solid #2c3d66;padding-top:.75rem}.topbar .who{font-size:.85rem;color:#b8c2d6;margin:0 0 .5rem;overflow-wrap:anywhere}
+.topbar button.link{background:none;border:1px solid #4a5a80;color:#e8ecf4;padding:.35rem .7rem;border-radius:6px;cursor:pointer;font:inherit}
+svg.chart .tick{font-size:22px}main{padding:1rem}h1{font-size:1.3rem}
+.card{padding:.9rem 1rem}.stats-row{grid-template-columns:repeat(2,minmax(0,1fr));gap:.6rem}.stat-card{padding:.7rem .8rem}.stat-card strong{font-size:1.2rem}
+.two-col{grid-template-columns:minmax(0,1fr)}.grid,.filters .grid{grid-template-columns:minmax(0,1fr)}dl.facts{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}
+th,td{padding:.5rem .6rem}.tabs a{padding:.5rem .55rem}}
 </style>`);
 
 export interface Flash {
@@ -145,30 +164,40 @@ export function consolePage(opts: {
   const item = (href: string, label: string, key: string) =>
     html`<a class="item" href="${href}" ${opts.active === key ? raw('aria-current="page"') : ''}>${label}</a>`;
   const base = acct ? `/console/a/${encodeURIComponent(acct.slug)}` : '';
+  // the same entries twice: a sidebar on wide screens, a menu that folds away on phones (a
+  // <details>, so it opens without script); CSS shows one of the two, never both
+  const items = html`${
+    acct
+      ? html`${can(viewer, 'events.read') ? item(`${base}/events`, 'Events', 'events') : ''}
+        ${can(viewer, 'checkin') ? item(`${base}/door`, 'Door check-in', 'door') : ''}
+        ${can(viewer, 'team.manage') ? item(`${base}/team`, 'Team', 'team') : ''}
+        ${can(viewer, 'tokens.manage') ? item(`${base}/tokens`, 'API tokens', 'tokens') : ''}
+        ${can(viewer, 'webhooks.manage') ? item(`${base}/webhooks`, 'Webhooks', 'webhooks') : ''}`
+      : ''
+  }
+  ${viewer.accounts.length > 1 ? item('/console/accounts', 'Switch account', 'accounts') : ''}
+  ${item('/console/me', 'Your sign-in', 'me')}`;
+  const signOut = html`<form method="post" action="/console/sign-out">
+    <div class="who">${viewer.session.name || viewer.session.email}${acct ? html` · ${acct.role}` : ''}</div>
+    <input type="hidden" name="csrf" value="${viewer.csrf}" />
+    <button class="link" type="submit">Sign out</button>
+  </form>`;
   return `<!doctype html>${html`<html lang="en">
     ${head(opts.title)}
     <body>
       <a class="skip" href="#main">Skip to content</a>
       <div class="shell">
+        <header class="topbar">
+          <a class="brand" href="/console">admit</a>
+          <span class="account">${acct ? acct.name : ''}</span>
+          <details>
+            <summary>Menu</summary>
+            <nav class="menu" aria-label="Console menu">${items}${signOut}</nav>
+          </details>
+        </header>
         <nav class="nav" aria-label="Console">
           <a class="brand" href="/console">admit</a>
-          ${
-            acct
-              ? html`<div class="account">${acct.name}</div>
-                ${can(viewer, 'events.read') ? item(`${base}/events`, 'Events', 'events') : ''}
-                ${can(viewer, 'checkin') ? item(`${base}/door`, 'Door check-in', 'door') : ''}
-                ${can(viewer, 'team.manage') ? item(`${base}/team`, 'Team', 'team') : ''}
-                ${can(viewer, 'tokens.manage') ? item(`${base}/tokens`, 'API tokens', 'tokens') : ''}
-                ${can(viewer, 'webhooks.manage') ? item(`${base}/webhooks`, 'Webhooks', 'webhooks') : ''}`
-              : ''
-          }
-          ${viewer.accounts.length > 1 ? item('/console/accounts', 'Switch account', 'accounts') : ''}
-          ${item('/console/me', 'Your sign-in', 'me')}
-          <form method="post" action="/console/sign-out">
-            <div class="who">${viewer.session.name || viewer.session.email}${acct ? html` · ${acct.role}` : ''}</div>
-            <input type="hidden" name="csrf" value="${viewer.csrf}" />
-            <button class="link" type="submit">Sign out</button>
-          </form>
+          ${acct ? html`<div class="account">${acct.name}</div>` : ''} ${items} ${signOut}
         </nav>
         <main id="main">
           <h1>${opts.title}</h1>

@@ -2,11 +2,23 @@ import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { KINDS } from './catalogue-form.ts';
 import { can, type Viewer } from './console.http.ts';
 
-/** The tabs of one event's pages: details, dashboard and orders (for those who read orders), the catalogue. */
+interface Tab {
+  slug: string;
+  title: string;
+}
+
+/**
+ * The tabs of one event's pages, in two levels so that each fits one row at desktop width: the
+ * set-up (details and the catalogue, shown as a second row while one of them is open), then the
+ * dashboard, orders and reports for those who read orders. On a phone each row scrolls sideways
+ * within itself rather than wrapping or widening the page.
+ */
 export function eventTabs(viewer: Viewer, slug: string, active: string): SafeHtml {
   const base = `/console/a/${encodeURIComponent(viewer.account!.slug)}/events/${slug}`;
-  const entries = [
-    { slug: '', title: 'Details' },
+  const setup: Tab[] = [{ slug: '', title: 'Details' }, ...KINDS.map((k) => ({ slug: k.slug, title: k.title }))];
+  const inSetup = setup.some((t) => t.slug === active);
+  const top: Tab[] = [
+    { slug: '', title: 'Set-up' },
     ...(can(viewer, 'orders.read')
       ? [
           { slug: 'dashboard', title: 'Dashboard' },
@@ -14,14 +26,27 @@ export function eventTabs(viewer: Viewer, slug: string, active: string): SafeHtm
           { slug: 'reports', title: 'Reports' },
         ]
       : []),
-    ...KINDS.map((k) => ({ slug: k.slug, title: k.title })),
   ];
-  return html`<ul class="tabs">
-    ${entries.map(
-      (k) =>
-        html`<li>
-          <a href="${base}${k.slug ? `/${k.slug}` : ''}" ${active === k.slug ? raw('aria-current="page"') : ''}>${k.title}</a>
-        </li>`,
-    )}
-  </ul>`;
+  const href = (t: Tab) => `${base}${t.slug ? `/${t.slug}` : ''}`;
+  // the set-up tab marks a section (aria-current="true"); the page itself is marked in the second row
+  const topCurrent = (t: Tab) => (t.slug === '' ? inSetup : active === t.slug);
+  return html`<nav aria-label="Event">
+    <ul class="tabs">
+      ${top.map(
+        (t) =>
+          html`<li>
+            <a href="${href(t)}" ${topCurrent(t) ? raw(t.slug === '' ? 'aria-current="true"' : 'aria-current="page"') : ''}>${t.title}</a>
+          </li>`,
+      )}
+    </ul>
+    ${
+      inSetup
+        ? html`<ul class="subtabs" aria-label="Set-up">
+            ${setup.map(
+              (t) => html`<li><a href="${href(t)}" ${active === t.slug ? raw('aria-current="page"') : ''}>${t.title}</a></li>`,
+            )}
+          </ul>`
+        : ''
+    }
+  </nav>`;
 }
