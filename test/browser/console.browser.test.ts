@@ -137,7 +137,7 @@ describe('the organiser console', () => {
     // a buyer buys on the new event's public page
     const buyer = await browser.newPage();
     await buyer.goto(`${base}/e/lantern/summer-night`);
-    await buyer.getByLabel('General admission', { exact: true }).fill('1');
+    await buyer.getByLabel('General admission', { exact: true }).selectOption('1');
     await buyer.getByLabel('Name').fill('Ada Lovelace');
     await buyer.getByLabel('Email').fill('ada@example.org');
     await buyer.getByRole('button', { name: 'Continue to payment' }).click();

@@ -84,7 +84,7 @@ afterAll(async () => {
 async function buy(page: Page, pagePath: string, ticket: string, shot: string, extra?: (p: Page) => Promise<void>) {
   await page.goto(`${base}${pagePath}`);
   await extra?.(page);
-  await page.getByLabel(ticket, { exact: true }).fill('2');
+  await page.getByLabel(ticket, { exact: true }).selectOption('2');
   await page.getByLabel('Name').fill('Ada Lovelace');
   await page.getByLabel('Email').fill('ada@example.org');
   await page.getByLabel('How did you hear about us? (required)').fill('A friend');
@@ -121,7 +121,7 @@ describe('a person buying', () => {
     expect(await page.locator('.admit-hint', { hasText: 'Sales end' }).count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
     const url = await buy(page, `/e/${a.slug}/fest`, 'General admission', 'shop', async (p) => {
-      await p.getByLabel('Tote bag').fill('1');
+      await p.getByLabel('Tote bag').selectOption('1');
       await p.getByLabel('Discount code (optional)').fill('FRIENDS');
       // the running total follows the quantities (2 × 25.00 is added by buy())
       await expect.poll(() => p.locator('[data-total] output').textContent()).toBe('€12.00');
@@ -211,8 +211,8 @@ describe('a person buying', () => {
     );
     expect(await ics.text()).toContain('SUMMARY:Harbour Fest');
 
-    await page.getByLabel('General admission', { exact: true }).fill('2');
-    await page.getByLabel('Harbour box', { exact: true }).fill('1');
+    await page.getByLabel('General admission', { exact: true }).selectOption('2');
+    await page.getByLabel('Harbour box', { exact: true }).selectOption('1');
     // 2 × 25,00 € + 90,00 €, in German notation
     await expect.poll(() => page.locator('[data-total] output').textContent()).toBe('140,00\u00a0€');
     await page.getByLabel('Name').fill('Jürgen Weiß');
@@ -231,7 +231,7 @@ describe('a person buying', () => {
     await page.screenshot({ path: `${SHOTS}/de-pay-phone.png`, fullPage: true });
     await page.getByRole('button', { name: '140,00\u00a0€ bezahlen' }).click();
     await page.waitForURL(/\/o\//);
-    expect(await page.locator('.admit-status').textContent()).toContain('Bezahlt.');
+    expect(await page.getByRole('heading', { name: 'Sie sind dabei!' }).count()).toBe(1);
     expect(await page.locator('.admit-ticket svg').count()).toBe(3);
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/de-order-phone.png`, fullPage: true });

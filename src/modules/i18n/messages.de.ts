@@ -92,10 +92,22 @@ export const de: Messages = {
   orderRefunded: 'Diese Bestellung wurde erstattet.',
   paymentsUnavailable: 'Zahlungen sind für diese Veranstaltung gerade nicht möglich. Es wurde nichts belastet.',
   seeOrder: 'Bestellung und Tickets ansehen',
-  statusPaid: 'Bezahlt. Zeigen Sie am Eingang den QR-Code eines Tickets.',
   statusPending: 'Wartet auf Zahlung.',
   statusCanceled: 'Diese Bestellung wurde storniert.',
   statusRefunded: 'Diese Bestellung wurde erstattet; ihre Tickets sind nicht mehr gültig.',
+  youreGoing: 'Sie sind dabei!',
+  confirmationLead: (ref, email) =>
+    email ? `Bestellung ${ref} ist bezahlt. Ihre Tickets sind unterwegs an ${email}.` : `Bestellung ${ref} ist bezahlt.`,
+  when: 'Wann',
+  where: 'Wo',
+  paid: 'Bezahlt',
+  ticketCount: (n) => (n === 1 ? '1 Ticket' : `${n} Tickets`),
+  whatNext: 'Wie es weitergeht',
+  nextBring:
+    'Bringen Sie Ihre Tickets mit: Zeigen Sie jeden QR-Code am Eingang auf dem Telefon vor, oder drucken Sie das PDF aus.',
+  nextOnePerson:
+    'Jeder Code gilt einmal für eine Person: Geben Sie ein Ticket als PDF weiter, nicht als Bildschirmfoto der ganzen Seite.',
+  nextCalendar: 'Tragen Sie die Veranstaltung in Ihren Kalender ein, damit Sie sie nicht verpassen.',
   payNow: 'Jetzt bezahlen',
   downloadTickets: 'Tickets herunterladen (PDF)',
   receipt: 'Beleg',

@@ -5,7 +5,8 @@ import type { MailAttachment, MailMessage } from '../../platform/mail/mailer.ts'
 import { calendarFileName, calendarOf } from '../events/calendar.ts';
 import { negotiate, type Locale } from '../i18n/i18n.ts';
 import { ticketsPdf } from './ticket-pdf.view.ts';
-import { loadMailLayout } from '../themes/page-theme.service.ts';
+import { loadMailTheme } from '../themes/page-theme.service.ts';
+import { MAIL_FONT, mailFrame } from './mail-frame.view.ts';
 import { loadOrderDocument, type OrderDocument } from './order-document.repo.ts';
 
 function orderPageUrl(ctx: AppContext, doc: OrderDocument): string {
@@ -23,8 +24,9 @@ export function buyerSender(doc: OrderDocument): string {
 }
 
 /**
- * A buyer mail's HTML: the title, the paragraphs, the link and any extra blocks, inside the
- * account's email layout when its theme names one, else in the built-in plain layout.
+ * A buyer mail's HTML: the title, the paragraphs, the link as a button and any extra blocks, in
+ * the shared mail frame (mail-frame.view.ts), inside the account's email layout when its theme
+ * names one.
  */
 export async function buyerMailHtml(
   ctx: AppContext,
@@ -35,15 +37,8 @@ export async function buyerMailHtml(
   link?: { href: string; text: string },
   extra = '',
 ): Promise<string> {
-  const inner = `<h1 style="font-size:1.3rem">${escapeHtml(title)}</h1>
-${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
-${link ? `<p><a href="${escapeHtml(link.href)}" style="color:#2d4fd6">${escapeHtml(link.text)}</a></p>` : ''}
-${extra}`;
-  const layout = await loadMailLayout(ctx.db, accountId, ctx.config.baseUrl);
-  if (layout) return layout(inner, title, loc.tag);
-  return `<!doctype html><html lang="${escapeHtml(loc.tag)}"><body style="font-family:system-ui,sans-serif;color:#1b1b1f;max-width:36rem;margin:auto">
-${inner}
-</body></html>`;
+  const theme = await loadMailTheme(ctx.db, accountId, ctx.config.baseUrl);
+  return mailFrame({ theme, lang: loc.tag, title, paragraphs, ...(link ? { link } : {}), extra });
 }
 
 /** One inline QR code per valid ticket, with its type, name and reference beside it. */
@@ -60,9 +55,9 @@ async function ticketBlocks(doc: OrderDocument, loc: Locale): Promise<{ html: st
       cid,
     });
     blocks.push(
-      `<table role="presentation" style="border:1px solid #c8c8cc;border-radius:8px;margin:12px 0;width:100%"><tr>` +
-        `<td style="padding:12px;width:180px"><img src="cid:${escapeHtml(cid)}" width="160" height="160" alt="${escapeHtml(loc.m.qrFor(t.ref))}"></td>` +
-        `<td style="padding:12px;vertical-align:top"><strong>${escapeHtml(t.type_name)}</strong><br>${escapeHtml(t.attendee_name ?? doc.order.name ?? '')}<br><span style="color:#555">${escapeHtml(t.ref)}</span></td>` +
+      `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border:1px solid #dcdcd6;border-radius:8px;margin:12px 0"><tr>` +
+        `<td width="176" style="padding:12px;width:160px;vertical-align:top"><img src="cid:${escapeHtml(cid)}" width="160" height="160" alt="${escapeHtml(loc.m.qrFor(t.ref))}" style="display:block;border:0"></td>` +
+        `<td style="padding:12px 12px 12px 0;vertical-align:top;font-family:${MAIL_FONT};font-size:15px;line-height:22px;color:#1b1b1f"><strong style="font-size:16px">${escapeHtml(t.type_name)}</strong><br>${escapeHtml(t.attendee_name ?? doc.order.name ?? '')}<br><span style="color:#5f5f66;font-family:ui-monospace,Menlo,Consolas,monospace">${escapeHtml(t.ref)}</span></td>` +
         `</tr></table>`,
     );
   }

@@ -13,9 +13,20 @@ export const PAGE_CSS = raw(`<style>
 .admit-tickets{list-style:none;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr))}
 .admit-ticket{border:1px solid var(--admit-text-color-muted);border-radius:var(--admit-card-radius);padding:1rem;text-align:center}
 .admit-ticket svg{width:100%;max-width:14rem;height:auto;background:#fff}
-.admit-status{padding:.6rem .8rem;border-radius:var(--admit-card-radius);background:var(--admit-background-color)}
+.admit-status{padding:.6rem .8rem;border-radius:var(--admit-card-radius);border:1px solid var(--admit-text-color-muted)}
 .admit-voided{opacity:.55}
-@media (max-width:480px){main{padding:1rem}.admit-receipt{font-size:.92rem}}
+.admit-confirm{text-align:center;margin:0 0 1.5rem}
+.admit-confirm-mark{display:inline-flex;align-items:center;justify-content:center;width:3.25rem;height:3.25rem;margin:.25rem 0 0;border-radius:50%;
+background:var(--admit-accent-color);color:var(--admit-accent-color-contrast);font-size:1.75rem;font-weight:700}
+.admit-confirm h1{font-size:2rem;margin:.5rem 0 .25rem}
+.admit-lead{font-size:1.1rem;margin:0 0 1rem}
+.admit-confirm-event{margin:1.25rem 0 .5rem;font-size:1.25rem}
+.admit-facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.75rem;margin:0 0 1.25rem;text-align:left}
+.admit-facts div{border:1px solid var(--admit-text-color-muted);border-radius:var(--admit-card-radius);padding:.75rem 1rem}
+.admit-facts dt{font-size:.8rem;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:var(--admit-text-color-muted)}
+.admit-facts dd{margin:.2rem 0 0;font-weight:600}.admit-facts dd a{font-weight:400}
+.admit-next{padding-left:1.25rem}.admit-next li{margin:.35rem 0}
+@media (max-width:30rem){.admit-receipt{font-size:.92rem}.admit-confirm h1{font-size:1.7rem}}
 </style>`);
 
 export function receipt(doc: OrderDocument, loc: Locale): SafeHtml {

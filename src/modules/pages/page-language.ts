@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { languageLinks, negotiate, type Lang, type Locale } from '../i18n/i18n.ts';
 import type { PageLanguage } from '../themes/page-theme.service.ts';
 
@@ -17,9 +16,24 @@ export function pageLocale(request: FastifyRequest, fallback: string | null, cho
   });
 }
 
-/** What the page frame (the theme's layout) needs to speak the page's language. */
-export function frameOf(loc: Locale): PageLanguage {
-  return { tag: loc.tag, skipToContent: loc.m.skipToContent, poweredBy: loc.m.poweredBy };
+/**
+ * What the page frame (the theme's layout) needs to speak the page's language, with the language
+ * switch in the frame's header: its links go to `path` (the page's own), keeping `query`.
+ */
+export function frameOf(loc: Locale, path?: string, query: Record<string, string | undefined> = {}): PageLanguage {
+  const hrefFor = (lang: Lang) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v) params.set(k, v);
+    params.set('lang', lang);
+    return `${path}?${params.toString()}`;
+  };
+  return {
+    tag: loc.tag,
+    skipToContent: loc.m.skipToContent,
+    poweredBy: loc.m.poweredBy,
+    switchLabel: loc.m.language,
+    languages: path === undefined ? [] : languageLinks(loc, hrefFor),
+  };
 }
 
 /**
@@ -41,24 +55,3 @@ export function sendPage(
 
 /** `lang` as a query parameter schema: what `?lang=` may hold. */
 export const langQuery = { lang: { type: 'string', maxLength: 35 } } as const;
-
-const SWITCH_CSS = raw(
-  '<style>.admit-lang{display:flex;gap:.75rem;justify-content:flex-end;font-size:.875rem;margin:-.5rem 0 .5rem}.admit-lang [aria-current]{font-weight:600;text-decoration:none;color:inherit}</style>',
-);
-
-/** The language switch: one link per catalogue, each named in its own language. */
-export function languageSwitch(loc: Locale, path: string, query: Record<string, string | undefined> = {}): SafeHtml {
-  const hrefFor = (lang: Lang) => {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v) params.set(k, v);
-    params.set('lang', lang);
-    return `${path}?${params.toString()}`;
-  };
-  return html`${SWITCH_CSS}
-    <nav class="admit-lang" aria-label="${loc.m.language}">
-      ${languageLinks(loc, hrefFor).map(
-        (l) =>
-          html`<a href="${l.href}" lang="${l.lang}" hreflang="${l.lang}"${l.current ? raw(' aria-current="true"') : ''}>${l.name}</a>`,
-      )}
-    </nav>`;
-}

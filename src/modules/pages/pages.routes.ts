@@ -52,7 +52,7 @@ async function render(
   const theme = await loadPageTheme(app.ctx.db, doc.order.account_id);
   // the language switch links to the page itself (a confirmation's answer: to its pay page)
   const path = new URL(reply.request.url, 'http://x').pathname.replace(/\/confirm$/, '');
-  return sendPage(reply, theme.wrap(pageContent(loc, path, body).value, title, frameOf(loc)), { status });
+  return sendPage(reply, theme.wrap(pageContent(body).value, title, frameOf(loc, path)), { status });
 }
 
 /** The order's page language: `?lang=`, the language it was bought in, the browser's, the event's. */

@@ -2,8 +2,8 @@ import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import type { Locale } from '../i18n/i18n.ts';
 import type { OrderDocument } from '../orders/order-document.repo.ts';
 import { PAGE_CSS, eventHeader, ledger, receipt, ticketCards } from './order.view.ts';
-import { languageSwitch } from './page-language.ts';
 import { notPayableMessage, type PayState } from './pay-order.ts';
+import { confirmationBody } from './confirmation.view.ts';
 
 /**
  * The buyer's pay flow, reached through the order's capability URL: the pay page, the card form,
@@ -16,9 +16,9 @@ const COUNTDOWN =
   raw(`(()=>{const el=document.querySelector('[data-countdown]');if(!el)return;const end=Date.parse(el.dataset.countdown);
 const tick=()=>{const s=Math.max(0,Math.round((end-Date.now())/1000));el.textContent=s>3600?'':s===0?el.dataset.up:el.dataset.left.replace('{time}',Math.floor(s/60)+':'+String(s%60).padStart(2,'0'));if(s>0&&s<=3600)setTimeout(tick,1000)};tick()})()`);
 
-/** A page's content: the order pages' styles, the language switch (its links go to `path`), `body`. */
-export function pageContent(loc: Locale, path: string, body: SafeHtml): SafeHtml {
-  return html`${PAGE_CSS}${languageSwitch(loc, path)}${body}`;
+/** A page's content: the order pages' styles and `body` (the frame carries the language switch). */
+export function pageContent(body: SafeHtml): SafeHtml {
+  return html`${PAGE_CSS}${body}`;
 }
 
 /**
@@ -78,12 +78,15 @@ export function notPayable(doc: OrderDocument, loc: Locale, state: PayState): Sa
       ${state === 'paid' || state === 'refunded' ? html`<p><a href="/o/${doc.order.access_secret}">${loc.m.seeOrder}</a></p>` : ''}`;
 }
 
-/** The order page: its status, the tickets (QR codes, PDFs once paid), the receipt and the ledger. */
+/**
+ * The order page: a paid order's is its confirmation (confirmation.view.ts); any other shows its
+ * status, the way to pay a pending one, the tickets (no PDFs before payment), receipt and ledger.
+ */
 export async function orderPageBody(doc: OrderDocument, loc: Locale, secret: string): Promise<SafeHtml> {
   const { order } = doc;
   const { m } = loc;
+  if (order.status === 'paid') return confirmationBody(doc, loc, secret);
   const status: Record<string, string> = {
-    paid: m.statusPaid,
     pending: m.statusPending,
     canceled: m.statusCanceled,
     refunded: m.statusRefunded,
@@ -91,12 +94,7 @@ export async function orderPageBody(doc: OrderDocument, loc: Locale, secret: str
   return html`${eventHeader(doc, loc)}
       <p class="admit-status" role="status">${m.order} <strong>${order.ref}</strong>: ${status[order.status] ?? order.status}</p>
       ${order.status === 'pending' ? html`<p><a class="button" href="/pay/${secret}">${m.payNow}</a></p>` : ''}
-      ${
-        order.status === 'paid' && doc.tickets.some((t) => t.status !== 'voided')
-          ? html`<p class="admit-downloads"><a class="button" href="/o/${secret}/tickets.pdf">${m.downloadTickets}</a></p>`
-          : ''
-      }
-      ${await ticketCards(doc, loc, order.status === 'paid' ? (ref) => `/o/${secret}/tickets/${encodeURIComponent(ref)}.pdf` : null)}
+      ${await ticketCards(doc, loc, null)}
       <h2>${m.receipt}</h2>
       ${receipt(doc, loc)}${ledger(doc, loc)}
       <p class="muted">${m.keepPagePrivate}</p>`;

@@ -55,7 +55,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
         components: {},
       });
       const body = homeBody(events, loc);
-      return sendPage(reply, theme.wrap(body.value, 'admit', frameOf(loc)), { cache: 'no-cache' });
+      return sendPage(reply, theme.wrap(body.value, 'admit', frameOf(loc, '/')), { cache: 'no-cache' });
     },
   );
 
@@ -68,7 +68,9 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
       const [events, theme] = await Promise.all([upcomingEvents(ctx, account.id), loadPageTheme(ctx.db, account.id)]);
       const loc = pageLocale(request, theme.locale);
       const body = accountEventsBody(account, events, loc);
-      return sendPage(reply, theme.wrap(body.value, account.name, frameOf(loc)), { cache: 'no-cache' });
+      return sendPage(reply, theme.wrap(body.value, account.name, frameOf(loc, `/e/${encodeURIComponent(account.slug)}`)), {
+        cache: 'no-cache',
+      });
     },
   );
 

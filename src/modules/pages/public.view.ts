@@ -1,7 +1,6 @@
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import type { UpcomingEvent } from '../events/event-listings.service.ts';
 import type { Locale } from '../i18n/i18n.ts';
-import { languageSwitch } from './page-language.ts';
 
 /** The bodies of the public pages around the shop: what this server is, and an account's upcoming events. */
 
@@ -30,7 +29,7 @@ function eventList(events: UpcomingEvent[], loc: Locale, showAccount: boolean): 
 /** `/`: the console, the API docs, every account's upcoming events. */
 export function homeBody(events: UpcomingEvent[], loc: Locale): SafeHtml {
   const { m } = loc;
-  return html`${LIST_CSS}${languageSwitch(loc, '/')}
+  return html`${LIST_CSS}
         <h1>${m.ticketsOnServer}</h1>
         <ul class="admit-links">
           <li><a href="/console">${m.organiserConsole}</a></li>
@@ -42,7 +41,7 @@ export function homeBody(events: UpcomingEvent[], loc: Locale): SafeHtml {
 
 /** `/e/{account}`: the account's upcoming events. */
 export function accountEventsBody(account: { slug: string; name: string }, events: UpcomingEvent[], loc: Locale): SafeHtml {
-  return html`${LIST_CSS}${languageSwitch(loc, `/e/${encodeURIComponent(account.slug)}`)}
+  return html`${LIST_CSS}
         <h1>${account.name}</h1>
         <h2>${loc.m.upcomingEvents}</h2>
         ${eventList(events, loc, false)}`;

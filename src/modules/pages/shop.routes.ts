@@ -102,7 +102,10 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
       loc,
       path: pathOf(p),
     });
-    const [before, after] = theme.shell(shop.event.name, frameOf(loc));
+    const [before, after] = theme.shell(
+      shop.event.name,
+      frameOf(loc, pathOf(p), { currency: shop.event.currencies.length > 1 ? shop.currency : undefined }),
+    );
     return { head: before + body.value, tail: after, salesOpen: shop.salesOpen };
   }
 

@@ -6,21 +6,23 @@ import { renderDescription } from '../events/description.ts';
 import { sessionName } from '../reports/availability.repo.ts';
 import { lowStock, type Form, type ShopData } from './shop.service.ts';
 import { calendarPath } from './order.view.ts';
-import { languageSwitch } from './page-language.ts';
 
 const SHOP_CSS = raw(`<style>
 .admit-shop fieldset{border:1px solid var(--admit-text-color-muted);border-radius:var(--admit-card-radius);margin:1rem 0;padding:.75rem 1rem}
 .admit-shop legend{font-weight:600;padding:0 .25rem}
-.admit-item{display:grid;grid-template-columns:1fr auto;gap:.25rem .75rem;align-items:center;padding:.5rem 0;border-bottom:1px solid color-mix(in srgb,var(--admit-text-color-muted) 35%,transparent)}
+.admit-item{display:grid;grid-template-columns:minmax(0,1fr) auto;gap:.25rem .75rem;align-items:center;padding:.75rem 0;border-bottom:1px solid color-mix(in srgb,var(--admit-text-color-muted) 35%,transparent)}
 .admit-item:last-child{border-bottom:0}
-.admit-item input[type=number]{width:4.5rem}
+.admit-item label{font-weight:600}
+.admit-price{display:block;font-size:1.05rem;font-weight:600;font-variant-numeric:tabular-nums}
+.admit-item select.admit-qty,.admit-item input.admit-qty{width:5rem;min-height:2.75rem;font-size:1.05rem;text-align:center}
 .admit-shop label{display:block}
-.admit-shop input,.admit-shop select{font:inherit;padding:.45rem;border:1px solid var(--admit-text-color-muted);border-radius:6px;background:var(--admit-text-background-color);color:var(--admit-text-color);max-width:100%}
+.admit-shop input,.admit-shop select{font:inherit;padding:.55rem;border:1px solid var(--admit-text-color-muted);border-radius:6px;background:var(--admit-text-background-color);color:var(--admit-text-color);max-width:100%;min-height:2.75rem}
 .admit-shop .field{margin:.6rem 0}
 .admit-shop .field input[type=text],.admit-shop .field input[type=email]{width:100%;box-sizing:border-box}
-.admit-error{color:#b00020;font-weight:600}
-[aria-invalid=true]{border-color:#b00020!important;outline:2px solid #b00020}
-.admit-errors{border:2px solid #b00020;border-radius:var(--admit-card-radius);padding:.5rem 1rem}
+.admit-shop button[type=submit]{width:100%;font-size:1.1rem}
+.admit-error{color:var(--admit-error-color);font-weight:600;display:block}
+[aria-invalid=true]{border-color:var(--admit-error-color)!important;outline:2px solid var(--admit-error-color)}
+.admit-errors{border:2px solid var(--admit-error-color);border-radius:var(--admit-card-radius);padding:.5rem 1rem}
 .admit-soldout{font-weight:600}
 .admit-description{margin:1rem 0;line-height:1.55}
 .admit-description h2,.admit-description h3{margin:1.25rem 0 .4rem;font-size:1.15rem}
@@ -38,7 +40,7 @@ const RUNNING_TOTAL =
   raw(`(()=>{const f=document.querySelector('form.admit-shop');const out=document.querySelector('[data-total]');if(!f||!out)return;
 const cur=out.dataset.currency,digits=Number(out.dataset.digits),lang=out.dataset.locale||document.documentElement.lang||'en';
 const fmt=new Intl.NumberFormat(lang,{style:'currency',currency:cur.toUpperCase(),minimumFractionDigits:digits,maximumFractionDigits:digits});
-const sum=()=>{let t=0;for(const i of f.querySelectorAll('input[data-price]')){const q=Math.max(0,Math.floor(Number(i.value)||0));t+=q*Number(i.dataset.price)}
+const sum=()=>{let t=0;for(const i of f.querySelectorAll('[data-price]')){const q=Math.max(0,Math.floor(Number(i.value)||0));t+=q*Number(i.dataset.price)}
 for(const i of f.querySelectorAll('input[data-donation]')){const v=Number(String(i.value).replace(',','.'));if(v>0&&isFinite(v))t+=Math.round(v*10**digits)}
 out.querySelector('output').textContent=fmt.format(t/10**digits);out.hidden=false};
 f.addEventListener('input',sum);sum()})()`);
@@ -87,7 +89,7 @@ export function shopPage(v: ShopView): SafeHtml {
   const errorList = Object.entries(v.fields);
   const description = renderDescription(event.description);
   const nothingOnSale = !data.types.length && !data.goods.length && !data.donations.length;
-  return html`${SHOP_CSS}${v.preview ? html`<p class="admit-preview" role="note"><strong>${m.previewBanner}</strong></p>` : ''}${languageSwitch(loc, v.path, { currency: event.currencies.length > 1 ? data.currency : undefined })}
+  return html`${SHOP_CSS}${v.preview ? html`<p class="admit-preview" role="note"><strong>${m.previewBanner}</strong></p>` : ''}
     <h1>${event.name}</h1>
     <p class="muted">
       <time datetime="${new Date(event.starts_at).toISOString()}">${loc.dateTime(event.starts_at, event.timezone)}</time>${event.venue ? html` · ${event.venue.name}` : ''}${data.channel.name ? html` · ${data.channel.name}` : ''}
@@ -161,9 +163,8 @@ export function shopPage(v: ShopView): SafeHtml {
                 return html`<div class="admit-item">
                   <div>
                     <label for="f-qty_${t.id}">${t.name}</label
-                    ><small class="muted"
-                      >${money(t.price)}${lowStock(t.remaining) && !soldOut ? html` · <span class="admit-hint">${m.onlyLeft(t.remaining ?? 0)}</span>` : ''}</small
-                    >${err(v, `qty_${t.id}`)}
+                    ><span class="admit-price">${money(t.price)}</span
+                    >${lowStock(t.remaining) && !soldOut ? html`<span class="admit-hint">${m.onlyLeft(t.remaining ?? 0)}</span>` : ''}${err(v, `qty_${t.id}`)}
                     ${
                       t.requiresSession && !soldOut
                         ? html`<label for="f-session_${t.id}">${m.sessionFor(t.name)}</label
@@ -175,7 +176,7 @@ export function shopPage(v: ShopView): SafeHtml {
                     }
                   </div>
                   <div>
-                    ${soldOut || t.price === null ? html`<span class="admit-soldout">${soldOut ? m.soldOut : m.unavailable}</span>` : html`<input type="number" inputmode="numeric" min="0" max="${t.max}" id="f-qty_${t.id}" name="qty_${t.id}" value="${val(`qty_${t.id}`) || '0'}" data-price="${t.price}" ${attrs(v, `qty_${t.id}`)} />`}
+                    ${soldOut || t.price === null ? html`<span class="admit-soldout">${soldOut ? m.soldOut : m.unavailable}</span>` : quantity(v, `qty_${t.id}`, t.max, t.price)}
                   </div>
                 </div>`;
               })}
@@ -191,12 +192,11 @@ export function shopPage(v: ShopView): SafeHtml {
                       return html`<div class="admit-item">
                         <div>
                           <label for="f-good_${g.id}">${g.name}</label
-                          ><small class="muted"
-                            >${money(g.price)}${lowStock(g.remaining) && !soldOut ? html` · <span class="admit-hint">${m.onlyLeft(g.remaining ?? 0)}</span>` : ''}</small
-                          >${err(v, `good_${g.id}`)}
+                          ><span class="admit-price">${money(g.price)}</span
+                          >${lowStock(g.remaining) && !soldOut ? html`<span class="admit-hint">${m.onlyLeft(g.remaining ?? 0)}</span>` : ''}${err(v, `good_${g.id}`)}
                         </div>
                         <div>
-                          ${soldOut || g.price === null ? html`<span class="admit-soldout">${soldOut ? m.soldOut : m.unavailable}</span>` : html`<input type="number" inputmode="numeric" min="0" max="${Math.min(20, g.remaining ?? 20)}" id="f-good_${g.id}" name="good_${g.id}" value="${val(`good_${g.id}`) || '0'}" data-price="${g.price}" ${attrs(v, `good_${g.id}`)} />`}
+                          ${soldOut || g.price === null ? html`<span class="admit-soldout">${soldOut ? m.soldOut : m.unavailable}</span>` : quantity(v, `good_${g.id}`, Math.min(20, g.remaining ?? 20), g.price)}
                         </div>
                       </div>`;
                     })}
@@ -258,6 +258,27 @@ export function shopPage(v: ShopView): SafeHtml {
             <button type="submit"${v.preview ? raw(' disabled') : ''}>${m.continueToPayment}</button>
           </form>`
     }`;
+}
+
+/** Beyond this many, a list to pick from is longer than typing the number. */
+const MAX_SELECT_QUANTITY = 30;
+
+/**
+ * A quantity: a list from 0 to `max` (a phone shows its own picker; no script needed), or a number
+ * field where the choice would be longer than the list should be. A value the list does not hold
+ * (a refused form coming back) is kept as an extra option, so the buyer sees what they sent.
+ */
+function quantity(v: ShopView, key: string, max: number, price: number): SafeHtml {
+  const value = v.form[key] ?? '';
+  const common = html`id="f-${key}" name="${key}" class="admit-qty" data-price="${price}" ${attrs(v, key)}`;
+  if (max > MAX_SELECT_QUANTITY) {
+    return html`<input type="number" inputmode="numeric" min="0" max="${max}" value="${value || '0'}" ${common} />`;
+  }
+  const options = Array.from({ length: Math.max(0, max) + 1 }, (_, n) => String(n));
+  if (value && !options.includes(value)) options.push(value);
+  return html`<select ${common}>
+    ${options.map((n) => html`<option value="${n}" ${n === (value || '0') ? raw('selected') : ''}>${n}</option>`)}
+  </select>`;
 }
 
 /** Per-attendee questions: one block per ticket already chosen (after a first submit). */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, seedAccount } from '../../../test/factories.ts';
 import { buildPageTheme, expansionWithinBudget, loadPageTheme } from './page-theme.service.ts';
+import { contrastRatio } from './theme-colors.ts';
 
 let t: TestApp;
 const accountIds: Record<string, number> = {};
@@ -65,7 +66,7 @@ describe('loadPageTheme', () => {
     expect(doc).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(doc).toContain('<meta name="referrer" content="same-origin">');
     expect(doc).toContain('<title>Pay &lt;order&gt;</title>');
-    expect(doc).toContain('<main id="main"><form method="post"><button>Pay now</button></form></main>');
+    expect(doc).toContain('<main id="main" class="admit-main"><form method="post"><button>Pay now</button></form></main>');
     expect(doc).toContain('href="#main"');
     expect(doc).toContain('Powered by admit');
   });
@@ -86,7 +87,11 @@ describe('loadPageTheme', () => {
     const doc = theme.wrap('<form method="post"><input name="x"><button>Pay</button></form>', 'Order <1>');
     expect(doc).toContain('<div class="shell">');
     expect(doc).toContain('<h1>Order &lt;1&gt;</h1>');
-    expect(doc).toContain('<section><form method="post"><input name="x"><button>Pay</button></form></section>');
+    // the layout goes around the frame's main, never instead of it
+    expect(doc).toContain(
+      '<section><main id="main" class="admit-main"><form method="post"><input name="x"><button>Pay</button></form></main></section>',
+    );
+    expect(doc.indexOf('<header class="admit-header">')).toBeLessThan(doc.indexOf('<div class="shell">'));
     expect(doc).toContain('<aside class="promo">Promo<img src="x"></aside>');
     expect(doc).toContain('Styled &lt;Co&gt;');
     expect(doc).not.toContain('alert');
@@ -124,7 +129,55 @@ describe('buildPageTheme fallbacks', () => {
       ],
     ] as const) {
       const doc = buildPageTheme({ ...base, layout, components: { ...components } }).wrap('<p>content</p>', 'T');
-      expect(doc).toContain('<main id="main"><p>content</p></main>');
+      expect(doc).toContain('<main id="main" class="admit-main"><p>content</p></main>');
+    }
+  });
+  it('keeps the frame whatever the layout: container, header with the language switch, one main, footer', () => {
+    const languages = [
+      { lang: 'en', name: 'English', href: '/e/a?lang=en', current: true },
+      { lang: 'de', name: 'Deutsch', href: '/e/a?lang=de', current: false },
+    ];
+    for (const layout of [
+      '<div class="lantern">{{ content }}</div>',
+      '<main id="main" role="main">{{{ content }}}</main>',
+      '<p>no content placeholder at all</p>',
+      '{{> header}}<div>{{ content }}</div>{{> footer}}{{> powered_by}}',
+    ]) {
+      const doc = buildPageTheme({ ...base, layout }).wrap('<p>content</p>', 'T', {
+        tag: 'en',
+        skipToContent: 'Skip to content',
+        poweredBy: 'Powered by admit',
+        switchLabel: 'Language',
+        languages,
+      });
+      expect(doc, layout).toContain('<div class="admit-page"><header class="admit-header">');
+      expect(doc, layout).toContain('<nav class="admit-lang" aria-label="Language"><a href="/e/a?lang=en" lang="en"');
+      expect(doc.match(/<main\b/g), layout).toHaveLength(1);
+      expect(doc.match(/id="main"/g), layout).toHaveLength(1);
+      expect(doc.match(/<header\b/g), layout).toHaveLength(1);
+      expect(doc.match(/Powered by admit/g), layout).toHaveLength(1);
+      expect(doc, layout).toContain('<p>content</p></main>');
+    }
+  });
+  it('text, links, muted text and button labels reach 4.5:1 whatever colours the organiser picks', () => {
+    const vars = (css: string) => Object.fromEntries([...css.matchAll(/--admit-([a-z-]+):([^;]+);/g)].map((m) => [m[1]!, m[2]!]));
+    for (const settings of [
+      { background_color: '#ffffff', text_color: '#c8c8c8', text_background_color: '#fdfdfd', accent_color: '#ffe08a' },
+      { background_color: '#101418', text_color: '#30343a', text_background_color: '#1b2128', accent_color: '#2b2b80' },
+      { background_color: '#fbf7f0', text_color: '#1f1a14', text_background_color: '#ffffff', accent_color: '#b4461b' },
+      { background_color: '#777777', text_color: '#808080', text_background_color: '#7a7a7a', accent_color: '#767676' },
+    ]) {
+      const v = vars(buildPageTheme({ ...base, settings }).css);
+      const card = v['text-background-color']!;
+      for (const k of ['text-color', 'text-color-muted', 'link-color', 'link-color-hover', 'error-color']) {
+        expect(contrastRatio(v[k]!, card), `${k} on ${card}`).toBeGreaterThanOrEqual(4.5);
+      }
+      expect(contrastRatio(v['page-text-color']!, v['page-surface']!)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(v['page-link-color']!, v['page-surface']!)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(v['accent-color-contrast']!, v['accent-color']!)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(v['accent-color-hover-contrast']!, v['accent-color-hover']!)).toBeGreaterThanOrEqual(4.5);
+      // a colour that already reads well is left as the organiser picked it
+      if (settings.accent_color === '#b4461b') expect(v['link-color']).toBe('#b4461b');
     }
   });
   it('a layout that lost its content placeholder still shows the content', () => {

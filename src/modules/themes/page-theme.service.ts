@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Mustache from 'mustache';
 import type { Db } from '../../platform/db/database.ts';
 import { escapeHtml } from '../../platform/http/html.ts';
-import { BASE_COLORS, deriveThemeSettings, parseHex, readableOn, toHex } from './theme-colors.ts';
+import { BASE_COLORS, deriveThemeSettings, ensureContrast, parseHex, readableOn, toHex } from './theme-colors.ts';
 import {
   BACKGROUND_SOURCE_DEFAULT,
   BORDER_RADIUS,
@@ -17,11 +17,14 @@ import { sanitizeHtml } from '../../platform/sanitize.ts';
 import { imagePath } from './images.repo.ts';
 import { RESERVED_COMPONENT_NAMES } from './templates.ts';
 
-/** The language a page is in: its `lang` attribute and the frame's own two phrases. */
+/** The language a page is in: its `lang` attribute, the frame's own phrases, the language switch. */
 export interface PageLanguage {
   tag: string;
   skipToContent: string;
   poweredBy: string;
+  /** the switch's name ("Language") and its links, one per language, each named in its own language */
+  switchLabel?: string;
+  languages?: Array<{ lang: string; name: string; href: string; current: boolean }>;
 }
 
 /** What a buyer page needs from the account's default theme. */
@@ -127,89 +130,126 @@ function radius(v: unknown, fallback: number): number {
 /**
  * Every value is re-validated here (hex colours re-serialised, keys looked up in the curated
  * lists, image paths built by us), so nothing a theme stores can break out of the CSS block.
+ *
+ * The colours text is drawn in are derived, never taken as they are: text, links and errors reach
+ * 4.5:1 against the surface they sit on (the card, or the page background for what sits on it),
+ * and button labels are black or white, whichever reads better on the button. An organiser may
+ * pick light grey on white; the buyer still reads the page.
  */
 export function themeCss(settings: Record<string, unknown>, backgroundUrl: string | null): string {
   const s = deriveThemeSettings(settings);
   const vars: Array<[string, string]> = [];
+  const base = (k: keyof typeof BASE_COLORS) => hexOr(s[k], BASE_COLORS[k]);
+  const card = base('text_background_color');
   for (const k of Object.keys(BASE_COLORS) as Array<keyof typeof BASE_COLORS>) {
-    vars.push([k, hexOr(s[k], BASE_COLORS[k])]);
+    // text is drawn in its readable version (below, with the other derived colours)
+    vars.push([k, k === 'text_color' ? ensureContrast(base(k), [card]) : base(k)]);
     vars.push([`${k}_hover`, hexOr(s[`${k}_hover`], BASE_COLORS[k])]);
   }
-  vars.push(['text_color_muted', hexOr(s.text_color_muted, BASE_COLORS.text_color)]);
+  const page = base('background_color');
+  const accent = base('accent_color');
+  const accentHover = hexOr(s.accent_color_hover, accent);
+  const useImage = (s.background_source ?? BACKGROUND_SOURCE_DEFAULT) === 'image' && backgroundUrl;
+  // on an image nothing is known about the page's colour: what would sit on it sits on the card colour
+  const pageSurface = useImage ? card : page;
+  vars.push(['text_color_muted', ensureContrast(hexOr(s.text_color_muted, BASE_COLORS.text_color), [card])]);
   vars.push(['text_background_color_contrast', hexOr(s.text_background_color_contrast, '#000000')]);
-  vars.push(['accent_color_contrast', readableOn(hexOr(s.accent_color, BASE_COLORS.accent_color))]);
+  vars.push(['accent_color_contrast', readableOn(accent)]);
+  vars.push(['accent_color_hover_contrast', readableOn(accentHover)]);
+  vars.push(['link_color', ensureContrast(accent, [card])]);
+  vars.push(['link_color_hover', ensureContrast(accentHover, [card])]);
+  vars.push(['page_surface', pageSurface]);
+  vars.push(['page_text_color', ensureContrast(base('text_color'), [pageSurface])]);
+  vars.push(['page_link_color', ensureContrast(accent, [pageSurface])]);
+  vars.push(['error_color', ensureContrast('#b00020', [card])]);
   vars.push(['heading_font', typefaceStack(s.heading_typeface ?? TYPEFACE_DEFAULTS.heading_typeface)]);
   vars.push(['body_font', typefaceStack(s.body_typeface ?? TYPEFACE_DEFAULTS.body_typeface)]);
   vars.push(['card_radius', `${radius(s.card_border_radius_px, RADIUS_DEFAULTS.card_border_radius_px)}px`]);
   vars.push(['button_radius', `${radius(s.button_border_radius_px, RADIUS_DEFAULTS.button_border_radius_px)}px`]);
   vars.push(['card_shadow', shadowCss(s.card_shadow_preset)]);
-  const useImage = (s.background_source ?? BACKGROUND_SOURCE_DEFAULT) === 'image' && backgroundUrl;
   vars.push(['background_image', useImage ? `url("${backgroundUrl}")` : 'none']);
   return `:root{${vars.map(([k, v]) => `--admit-${k.replace(/_/g, '-')}:${v};`).join('')}}`;
 }
 
-/** Base styles that use the custom properties; pages add their own on top. */
+/**
+ * The frame's styles, which use the custom properties; pages add their own on top. The frame is
+ * a centred column: the header (the account and the language switch), the organiser's layout
+ * with the page's `main` inside it, the footer.
+ */
 const BASE_CSS =
+  '*,*::before,*::after{box-sizing:border-box}' +
   'body{margin:0;background:var(--admit-background-color) var(--admit-background-image) center/cover fixed;' +
-  'color:var(--admit-text-color);font-family:var(--admit-body-font);line-height:1.5}' +
-  'h1,h2,h3{font-family:var(--admit-heading-font)}' +
-  '.admit-skip{position:absolute;left:-9999px}.admit-skip:focus{left:1rem;top:1rem}' +
-  '.admit-header,.admit-footer{max-width:44rem;margin:0 auto;padding:1rem}' +
-  '.admit-header img{max-height:4rem}.admit-banner{display:block;width:100%;max-height:16rem;object-fit:cover}' +
-  'main{max-width:44rem;margin:0 auto 2rem;padding:1.5rem;background:var(--admit-text-background-color);' +
+  'color:var(--admit-text-color);font-family:var(--admit-body-font);line-height:1.5;-webkit-text-size-adjust:100%}' +
+  'h1,h2,h3{font-family:var(--admit-heading-font);line-height:1.2}h1{font-size:1.75rem;margin:.25rem 0 .5rem}' +
+  'img,svg{max-width:100%}' +
+  '.admit-skip{position:absolute;left:-9999px}.admit-skip:focus{left:1rem;top:1rem;z-index:10;background:var(--admit-text-background-color);padding:.5rem}' +
+  '.admit-page{max-width:46rem;margin:0 auto;padding:1rem 1rem 2rem;overflow-wrap:break-word}' +
+  '.admit-header{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1rem;' +
+  'padding:.6rem 1rem;margin:0 0 1rem;background:var(--admit-text-background-color);color:var(--admit-text-color);' +
   'border-radius:var(--admit-card-radius);box-shadow:var(--admit-card-shadow)}' +
-  'a{color:var(--admit-accent-color)}a:hover{color:var(--admit-accent-color-hover)}' +
-  'button,.button{background:var(--admit-accent-color);color:var(--admit-accent-color-contrast);border:0;' +
-  'border-radius:var(--admit-button-radius);padding:.6rem 1.2rem;font:inherit;cursor:pointer}' +
-  'button:hover,.button:hover{background:var(--admit-accent-color-hover)}' +
-  // the footer sits on the page background, which the muted colour (mixed against the card) may not suit
-  '.muted{color:var(--admit-text-color-muted)}.admit-footer{color:var(--admit-text-color);font-size:.875rem}';
+  '.admit-header .admit-brand{font-weight:700;font-family:var(--admit-heading-font);font-size:1.05rem;text-decoration:none;color:inherit}' +
+  '.admit-header img{max-height:3rem;display:block}' +
+  '.admit-banner{display:block;width:100%;max-height:16rem;object-fit:cover;border-radius:var(--admit-card-radius);margin:0 0 1rem}' +
+  '.admit-lang{display:flex;flex-wrap:wrap;gap:.25rem .75rem;font-size:.9rem}' +
+  '.admit-lang a{color:var(--admit-link-color);padding:.25rem 0}' +
+  '.admit-lang [aria-current]{font-weight:600;text-decoration:none;color:inherit}' +
+  '.admit-main{display:block;margin:0 0 1.5rem;padding:1.5rem;background:var(--admit-text-background-color);color:var(--admit-text-color);' +
+  'border-radius:var(--admit-card-radius);box-shadow:var(--admit-card-shadow)}' +
+  'a{color:var(--admit-link-color)}a:hover{color:var(--admit-link-color-hover)}' +
+  'a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid var(--admit-link-color);outline-offset:2px}' +
+  'button,.button{display:inline-block;background:var(--admit-accent-color);color:var(--admit-accent-color-contrast);border:0;' +
+  'border-radius:var(--admit-button-radius);padding:.7rem 1.3rem;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;min-height:2.75rem}' +
+  'button:hover,.button:hover{background:var(--admit-accent-color-hover);color:var(--admit-accent-color-hover-contrast)}' +
+  '.muted{color:var(--admit-text-color-muted)}' +
+  '.admit-footer{color:var(--admit-page-text-color);font-size:.875rem;text-align:center;padding:0 1rem}' +
+  '.admit-footer a{color:var(--admit-page-link-color)}' +
+  '@media (max-width:30rem){.admit-page{padding:.5rem .5rem 1.5rem}.admit-main{padding:1.1rem 1rem}h1{font-size:1.45rem}}';
 
 const EMPTY_RESERVED = RESERVED_COMPONENT_NAMES.filter((n) => !['content', 'header', 'footer', 'powered_by'].includes(n));
 
 export function buildPageTheme(t: ThemeInputs): PageTheme {
   const css = themeCss(t.settings, t.backgroundUrl);
   const locale = (LOCALES as readonly string[]).includes(String(t.settings.locale)) ? String(t.settings.locale) : LOCALE_DEFAULT;
-  const header =
+  const themeLanguage: PageLanguage = { tag: locale, skipToContent: 'Skip to content', poweredBy: 'Powered by admit' };
+  const header = (lang: PageLanguage) =>
     `<header class="admit-header">` +
     (t.logoUrl
       ? `<img src="${escapeHtml(t.logoUrl)}" alt="${escapeHtml(t.accountName)}">`
-      : `<strong>${escapeHtml(t.accountName)}</strong>`) +
+      : `<span class="admit-brand">${escapeHtml(t.accountName)}</span>`) +
+    languageSwitch(lang) +
     `</header>` +
     (t.bannerUrl ? `<img class="admit-banner" src="${escapeHtml(t.bannerUrl)}" alt="">` : '');
-  const themeLanguage: PageLanguage = { tag: locale, skipToContent: 'Skip to content', poweredBy: 'Powered by admit' };
 
-  const documentOf = (title: string, [before, after]: readonly [string, string], lang: PageLanguage): [string, string] => [
-    `<!doctype html><html lang="${escapeHtml(lang.tag)}"><head><meta charset="utf-8">` +
-      `<meta name="viewport" content="width=device-width, initial-scale=1">` +
-      `<meta name="referrer" content="same-origin"><title>${escapeHtml(title)}</title>` +
-      `<style>${css}${BASE_CSS}</style></head><body>${before}`,
-    `${after}</body></html>`,
-  ];
-
-  const shell = (title: string, lang: PageLanguage = themeLanguage): [string, string] => {
+  const documentOf = (title: string, [before, after]: readonly [string, string], lang: PageLanguage): [string, string] => {
     const poweredBy = t.hidePoweredBy ? '' : `<p class="admit-powered-by">${escapeHtml(lang.poweredBy)}</p>`;
-    const footer = `<footer class="admit-footer">${poweredBy}</footer>`;
-    const builtIn = () =>
-      documentOf(
-        title,
-        [`<a class="admit-skip" href="#main">${escapeHtml(lang.skipToContent)}</a>${header}<main id="main">`, `</main>${footer}`],
-        lang,
-      );
-    if (!t.layout) return builtIn();
-    const rendered = renderLayout(t, title, { header, footer, powered_by: poweredBy });
-    if (rendered === null) return builtIn();
-    const { html, slot } = rendered;
-    const first = html.indexOf(slot);
+    return [
+      `<!doctype html><html lang="${escapeHtml(lang.tag)}"><head><meta charset="utf-8">` +
+        `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+        `<meta name="referrer" content="same-origin"><title>${escapeHtml(title)}</title>` +
+        `<style>${css}${BASE_CSS}</style></head><body>` +
+        `<a class="admit-skip" href="#main">${escapeHtml(lang.skipToContent)}</a><div class="admit-page">${header(lang)}${before}` +
+        `<main id="main" class="admit-main">`,
+      `</main>${after}<footer class="admit-footer">${poweredBy}</footer></div></body></html>`,
+    ];
+  };
+
+  // The frame (skip link, container, header with the language switch, main, footer) is the
+  // service's, whatever the organiser's layout: the layout only adds what goes around `main`,
+  // so a layout can never lose the page its landmarks or its container.
+  const shell = (title: string, lang: PageLanguage = themeLanguage): [string, string] => {
+    const rendered = t.layout ? renderLayout(t, title, { header: '', footer: '', powered_by: '' }) : null;
+    if (!rendered) return documentOf(title, ['', ''], lang);
+    const html = withoutLandmarkClash(rendered.html);
+    const first = html.indexOf(rendered.slot);
     return documentOf(
       title,
       first < 0
-        ? [`${html}<main id="main">`, '</main>']
+        ? [html, '']
         : [
             html.slice(0, first),
             html
-              .slice(first + slot.length)
-              .split(slot)
+              .slice(first + rendered.slot.length)
+              .split(rendered.slot)
               .join(''),
           ],
       lang,
@@ -220,6 +260,27 @@ export function buildPageTheme(t: ThemeInputs): PageTheme {
     return before + content + after;
   };
   return { css, locale, wrap, shell, hidePoweredBy: t.hidePoweredBy };
+}
+
+/** The language switch: one link per language, each named in its own language; none without links. */
+function languageSwitch(lang: PageLanguage): string {
+  if (!lang.languages?.length) return '';
+  const links = lang.languages.map(
+    (l) =>
+      `<a href="${escapeHtml(l.href)}" lang="${escapeHtml(l.lang)}" hreflang="${escapeHtml(l.lang)}"${l.current ? ' aria-current="true"' : ''}>${escapeHtml(l.name)}</a>`,
+  );
+  return `<nav class="admit-lang" aria-label="${escapeHtml(lang.switchLabel ?? 'Language')}">${links.join('')}</nav>`;
+}
+
+/**
+ * The page's `main` (and the skip link's target) are the frame's: a layout's own `main`, `role="main"`
+ * or `id="main"` becomes a plain element, so the page keeps exactly one main landmark.
+ */
+function withoutLandmarkClash(layoutHtml: string): string {
+  return layoutHtml
+    .replace(/<(\/?)main\b/gi, '<$1div')
+    .replace(/\srole="main"/gi, '')
+    .replace(/\sid="main"/gi, '');
 }
 
 /**
@@ -287,35 +348,46 @@ export function expansionWithinBudget(layout: string, partials: Record<string, s
   return measure(layout) <= EXPANSION_BUDGET;
 }
 
-/**
- * The account's email layout (the default theme's `default_email_html_template_id`) as a wrapper
- * for a mail's HTML: the layout rendered like the web one (Mustache, escaped, sanitised), the mail's
- * own content in its `{{{content}}}` slot, images as absolute URLs. Null when the theme names no
- * email layout (or it does not render): the mail keeps its built-in look.
- */
-export async function loadMailLayout(
-  db: Db,
-  accountId: number,
-  baseUrl: string,
-): Promise<((contentHtml: string, title: string, lang: string) => string) | null> {
+/** What a buyer mail takes from the account's default theme: its email layout and its colours. */
+export interface MailTheme {
+  accountName: string;
+  logoUrl: string | null;
+  /** the button's colour and its label's (black or white, whichever reads better) */
+  accent: string;
+  onAccent: string;
+  /** links on the mail's white card: the accent, darkened or lightened to 4.5:1 */
+  link: string;
+  /**
+   * The theme's email layout (`default_email_html_template_id`) around a mail's content: rendered
+   * like the web one (Mustache, escaped, sanitised), the content in its `{{{content}}}` slot,
+   * images as absolute URLs. Null when the theme names none (or it does not render).
+   */
+  layout: ((contentHtml: string, title: string) => string) | null;
+}
+
+export async function loadMailTheme(db: Db, accountId: number, baseUrl: string): Promise<MailTheme> {
   const read = await readThemeInputs(db, accountId, 'email', baseUrl.replace(/\/$/, ''));
-  if (!read.layout) return null;
+  const accent = hexOr(read.settings.accent_color, BASE_COLORS.accent_color);
   const inputs: ThemeInputs = { ...read, hidePoweredBy: true, backgroundUrl: null };
-  return (contentHtml, title, lang) => {
+  const layout = (contentHtml: string, title: string): string => {
     const rendered = renderLayout(inputs, title, { header: '', footer: '', powered_by: '' });
-    let body = contentHtml;
-    if (rendered) {
-      const first = rendered.html.indexOf(rendered.slot);
-      body =
-        first < 0
-          ? `${rendered.html}${contentHtml}`
-          : rendered.html.slice(0, first) +
-            contentHtml +
-            rendered.html
-              .slice(first + rendered.slot.length)
-              .split(rendered.slot)
-              .join('');
-    }
-    return `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`;
+    if (!rendered) return contentHtml;
+    const first = rendered.html.indexOf(rendered.slot);
+    return first < 0
+      ? `${rendered.html}${contentHtml}`
+      : rendered.html.slice(0, first) +
+          contentHtml +
+          rendered.html
+            .slice(first + rendered.slot.length)
+            .split(rendered.slot)
+            .join('');
+  };
+  return {
+    accountName: read.accountName,
+    logoUrl: read.logoUrl,
+    accent,
+    onAccent: readableOn(accent),
+    link: ensureContrast(accent, ['#ffffff']),
+    layout: read.layout ? layout : null,
   };
 }

@@ -5,7 +5,9 @@
  *   10 points towards the middle (darker for light colours, lighter for dark ones), so a hover
  *   state is visible on any colour.
  * - `text_color_muted`: text colour mixed 60/40 with the text background colour, channel by
- *   channel in sRGB, which keeps it readable but quieter.
+ *   channel in sRGB, which keeps it quieter; then darkened or lightened until it reaches 4.5:1
+ *   against the text background colour (and the page background, when both are light or both
+ *   dark), so quiet text such as prices stays readable whatever the base colours are.
  * - `text_background_color_contrast`: black or white, whichever has the higher WCAG 2.x contrast
  *   ratio against the text background colour.
  */
@@ -96,6 +98,38 @@ export function readableOn(background: string): '#000000' | '#ffffff' {
   return contrastRatio('#000000', background) >= contrastRatio('#ffffff', background) ? '#000000' : '#ffffff';
 }
 
+/** WCAG 2.x AA for body text. */
+export const TEXT_CONTRAST = 4.5;
+
+/**
+ * `fg`, moved in HSL lightness (keeping hue and saturation) away from the backgrounds until it
+ * has at least `ratio` against every one of them; `fg` itself when it already has. Backgrounds
+ * on both sides of the middle can leave no colour that suits all: then the first one wins, and
+ * black or white is the last resort.
+ */
+export function ensureContrast(fg: string, backgrounds: string[], ratio = TEXT_CONTRAST): string {
+  const rgb = parseHex(fg);
+  if (!rgb || !backgrounds.length) return fg;
+  const suits = (c: string, bgs: string[]) => bgs.every((b) => contrastRatio(c, b) >= ratio);
+  const attempt = (bgs: string[]): string | null => {
+    if (suits(toHex(rgb), bgs)) return toHex(rgb);
+    const [h, s, l] = rgbToHsl(rgb);
+    // towards black on a light background, towards white on a dark one
+    const down = readableOn(bgs[0]!) === '#000000';
+    for (let step = 1; step <= 100; step++) {
+      const c = toHex(hslToRgb([h, s, down ? Math.max(0, l - step) : Math.min(100, l + step)]));
+      if (suits(c, bgs)) return c;
+    }
+    return null;
+  };
+  return attempt(backgrounds) ?? attempt([backgrounds[0]!]) ?? readableOn(backgrounds[0]!);
+}
+
+/** The backgrounds text may sit on: the card always, the page too when it is on the same side. */
+export function textBackgrounds(card: string, page: string): string[] {
+  return readableOn(card) === readableOn(page) ? [card, page] : [card];
+}
+
 /** Drops any calculated key sent in and recomputes them all from the base colours. */
 export function deriveThemeSettings(settings: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -105,7 +139,10 @@ export function deriveThemeSettings(settings: Record<string, unknown>): Record<s
   for (const k of Object.keys(BASE_COLORS) as Array<keyof typeof BASE_COLORS>) {
     out[`${k}_hover`] = hoverOf(color(k));
   }
-  out.text_color_muted = mix(color('text_color'), color('text_background_color'), 0.6);
+  out.text_color_muted = ensureContrast(
+    mix(color('text_color'), color('text_background_color'), 0.6),
+    textBackgrounds(color('text_background_color'), color('background_color')),
+  );
   out.text_background_color_contrast = readableOn(color('text_background_color'));
   return out;
 }
