@@ -13,7 +13,7 @@ const SHOP_CSS = raw(`<style>
 .admit-item{display:grid;grid-template-columns:minmax(0,1fr) auto;gap:.25rem .75rem;align-items:center;padding:.75rem 0;border-bottom:1px solid color-mix(in srgb,var(--admit-text-color-muted) 35%,transparent)}
 .admit-item:last-child{border-bottom:0}
 .admit-item label{font-weight:600}
-.admit-price{display:block;font-size:1.05rem;font-weight:600;font-variant-numeric:tabular-nums}
+.admit-price{display:block;font-size:1.05rem;font-variant-numeric:tabular-nums}
 .admit-item select.admit-qty,.admit-item input.admit-qty{width:5rem;min-height:2.75rem;font-size:1.05rem;text-align:center}
 .admit-shop label{display:block}
 .admit-shop input,.admit-shop select{font:inherit;padding:.55rem;border:1px solid var(--admit-text-color-muted);border-radius:6px;background:var(--admit-text-background-color);color:var(--admit-text-color);max-width:100%;min-height:2.75rem}

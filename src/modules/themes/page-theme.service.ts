@@ -183,7 +183,9 @@ const BASE_CSS =
   'h1,h2,h3{font-family:var(--admit-heading-font);line-height:1.2}h1{font-size:1.75rem;margin:.25rem 0 .5rem}' +
   'img,svg{max-width:100%}' +
   '.admit-skip{position:absolute;left:-9999px}.admit-skip:focus{left:1rem;top:1rem;z-index:10;background:var(--admit-text-background-color);padding:.5rem}' +
-  '.admit-page{max-width:46rem;margin:0 auto;padding:1rem 1rem 2rem;overflow-wrap:break-word}' +
+  // what an organiser's layout puts around main sits on the page background: its readable colours
+  '.admit-page{max-width:46rem;margin:0 auto;padding:1rem 1rem 2rem;overflow-wrap:break-word;color:var(--admit-page-text-color)}' +
+  '.admit-page a{color:var(--admit-page-link-color)}.admit-page .admit-main a,.admit-page .admit-header a{color:var(--admit-link-color)}' +
   '.admit-header{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1rem;' +
   'padding:.6rem 1rem;margin:0 0 1rem;background:var(--admit-text-background-color);color:var(--admit-text-color);' +
   'border-radius:var(--admit-card-radius);box-shadow:var(--admit-card-shadow)}' +
@@ -200,6 +202,7 @@ const BASE_CSS =
   'button,.button{display:inline-block;background:var(--admit-accent-color);color:var(--admit-accent-color-contrast);border:0;' +
   'border-radius:var(--admit-button-radius);padding:.7rem 1.3rem;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;min-height:2.75rem}' +
   'button:hover,.button:hover{background:var(--admit-accent-color-hover);color:var(--admit-accent-color-hover-contrast)}' +
+  '.admit-page a.button{color:var(--admit-accent-color-contrast)}.admit-page a.button:hover{color:var(--admit-accent-color-hover-contrast)}' +
   '.muted{color:var(--admit-text-color-muted)}' +
   '.admit-footer{color:var(--admit-page-text-color);font-size:.875rem;text-align:center;padding:0 1rem}' +
   '.admit-footer a{color:var(--admit-page-link-color)}' +

@@ -93,6 +93,14 @@ describe('outbox dispatch over SMTP', () => {
     expect(mail.subject).toBe(`Your tickets for Open Day (${o.ref})`);
     expect(mail.text).toContain('/o/');
     expect(mail.html).toContain('Your tickets for Open Day');
+    // a table-safe layout with every style inline: a 600 px card, a system font, the link as a button
+    const html = String(mail.html);
+    expect(html).not.toContain('<style');
+    expect(html).toMatch(/<table role="presentation" width="600"[^>]*max-width:600px/);
+    expect(html).toMatch(/<td style="padding:12px 28px 24px;font-family:-apple-system[^"]*;font-size:16px/);
+    expect(html).toMatch(
+      /<td style="background:#2d4fd6;border-radius:8px"><a href="http:\/\/admit.test\/o\/[^"]+" style="[^"]*color:#ffffff/,
+    );
     const inline = mail.attachments.filter((x) => x.contentType === 'image/png');
     expect(inline).toHaveLength(2);
     for (const img of inline) {
@@ -157,6 +165,8 @@ describe('outbox dispatch over SMTP', () => {
       const mail = await simpleParser(smtp.messages.at(-1)!.data, { skipImageLinks: true });
       const body = String(mail.html);
       expect(body).toMatch(/<div class="frame"><p>Account [^<]+ news<\/p><h1[^>]*>Your tickets for Open Day<\/h1>/);
+      // inside the service's frame, never instead of it
+      expect(body.indexOf('max-width:600px')).toBeLessThan(body.indexOf('<div class="frame">'));
       expect(body).toContain('<p>See you there</p>');
       expect(body).toContain('cid:qr-');
       expect(body).not.toContain('<script');
