@@ -39,7 +39,7 @@ export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; ar
           ${archiveFilter(viewer, Boolean(opts.archived))}
           ${
             events.length
-              ? html`<div class="table-wrap">
+              ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Events">
                 <table>
                   <thead>
                     <tr>

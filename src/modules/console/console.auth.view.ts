@@ -121,7 +121,7 @@ export function accountsPage(viewer: Viewer): string {
     viewer,
     active: 'accounts',
     body: viewer.accounts.length
-      ? html`<div class="table-wrap"><table>
+      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Your accounts"><table>
               <thead><tr><th scope="col">Account</th><th scope="col">Your role</th></tr></thead>
               <tbody>${viewer.accounts.map((a) => html`<tr><td><a href="/console/a/${a.slug}/events">${a.name}</a></td><td>${a.role}</td></tr>`)}</tbody>
             </table></div>`

@@ -61,7 +61,7 @@ export function doorListPage(viewer: Viewer, events: DoorEvent[], past: boolean)
                   <p class="muted">${when(e.starts_at, e.timezone)}${e.ends_at ? html` – ${when(e.ends_at, e.timezone)}` : ''}</p>
                   ${
                     e.lists.length
-                      ? html`<div class="table-wrap">
+                      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Check-in lists of ${e.name}">
                         <table>
                           <thead>
                             <tr>
@@ -132,7 +132,7 @@ export function conflictsPage(
           </p>
           ${
             rows.length
-              ? html`<div class="table-wrap">
+              ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Conflicts">
                 <table>
                   <thead>
                     <tr>

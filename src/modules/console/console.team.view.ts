@@ -38,7 +38,7 @@ export function teamPage(
     viewer,
     active: 'team',
     flash: opts.flash,
-    body: html`<div class="table-wrap">
+    body: html`<div class="table-wrap" tabindex="0" role="region" aria-label="Team">
             <table>
               <thead>
                 <tr><th scope="col">Person</th><th scope="col">Role</th><th scope="col"><span class="muted">Change</span></th></tr>
@@ -109,7 +109,7 @@ export function tokensPage(
               </div>`
         : ''
     }
-          <div class="table-wrap">
+          <div class="table-wrap" tabindex="0" role="region" aria-label="API tokens">
             <table>
               <thead>
                 <tr>

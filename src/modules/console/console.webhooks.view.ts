@@ -100,7 +100,7 @@ export function deliveryLogPage(v: DeliveryLogView): string {
           </form>
           ${
             deliveries.length
-              ? html`<div class="table-wrap">
+              ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Deliveries">
                 <table>
                   <thead>
                     <tr>
