@@ -120,9 +120,10 @@ describe('the orders desk in a browser', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Order NIGHT-KAT');
     await accessible(page, 'order');
 
-    await page.getByRole('link', { name: /Refund 180\.00 EUR/ }).click();
+    await page.getByRole('link', { name: 'Refund…' }).click();
     await accessible(page, 'refund-confirm');
-    await page.getByRole('button', { name: 'Refund 180.00 EUR' }).click();
+    expect(await page.getByLabel('Everything left: 180.00 EUR').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await page.waitForURL(/done=refunded/);
     expect(await page.getByRole('status').textContent()).toContain('Refunded');
     expect(await page.locator('.big-line').textContent()).toContain('refunded 180.00 EUR');

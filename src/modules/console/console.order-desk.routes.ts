@@ -7,6 +7,7 @@ import { cancelOrder } from '../payments/cancel-order.service.ts';
 import { refundOrder } from '../refunds/refund-order.service.ts';
 import {
   checkForm,
+  formList,
   principalOfViewer,
   requireRole,
   send,
@@ -16,7 +17,11 @@ import {
   CONSOLE_FORM,
   CONSOLE_PAGE,
 } from './console.http.ts';
-import { eventBase, orderDeskPage, orderDoneFlash, refundConfirmPage, type OrderPageOptions } from './console.order-desk.view.ts';
+import { eventBase, orderDeskPage, orderDoneFlash, type OrderPageOptions } from './console.order-desk.view.ts';
+import { refundPage } from './console.refund.view.ts';
+import { readRefundForm } from './refund-form.ts';
+import type { Flash } from './console-layout.view.ts';
+import { randomSecret } from '../../platform/secrets.ts';
 
 /**
  * One order on the orders desk: everything that happened to it, and what the person's role lets
@@ -90,22 +95,41 @@ export async function consoleOrderDeskRoutes(app: FastifyInstance): Promise<void
     return 'canceled';
   });
 
-  // ---- refund: a confirmation page first (money moves), then the refund, idempotent against double clicks
+  // ---- refund: a form of its own first (money moves), then the refund, once however often it is sent
   app.get<{ Params: PO }>('/console/a/:account/events/:event/orders/:ref/refund', CONSOLE_PAGE, async (request, reply) => {
     const viewer = await viewerOf(ctx, request, request.params.account);
     requireRole(viewer, 'orders.write');
-    const { order, payments } = await orderDeskDetail(ctx, principalOfViewer(viewer), request.params.event, request.params.ref);
-    return send(reply, refundConfirmPage(viewer, request.params.event, order, payments));
+    const d = await orderDeskDetail(ctx, principalOfViewer(viewer), request.params.event, request.params.ref);
+    return send(reply, refundPage(viewer, request.params.event, d, { nonce: randomSecret(16) }));
   });
-  action('refund', async (request, viewer) => {
+  app.post<{ Params: PO }>('/console/a/:account/events/:event/orders/:ref/refund', CONSOLE_FORM, async (request, reply) => {
+    const viewer = await viewerOf(ctx, request, request.params.account);
+    requireRole(viewer, 'orders.write');
+    const form = await checkForm(ctx, request, viewer);
     const p = principalOfViewer(viewer);
     const d = await orderDeskDetail(ctx, p, request.params.event, request.params.ref);
-    const result = await refundOrder(ctx, {
-      id: d.order.id,
-      account_id: d.order.account_id,
-      ref: d.order.ref,
-      by: viewer.session.email,
-    });
-    return 'already' in result ? 'already-refunded' : 'refunded';
+    const read = readRefundForm(form, formList(request, 'tickets'), d.order.currency);
+    const nonce = (form.nonce ?? '').slice(0, 64);
+    const again = (errors: Record<string, string[]> | undefined, flash: Flash | null, status: number) =>
+      send(
+        reply,
+        refundPage(viewer, request.params.event, d, { nonce: nonce || randomSecret(16), form: read.form, errors, flash }),
+        status,
+      );
+    if (read.errors) return again(read.errors, { kind: 'bad', text: 'Check the fields marked below.' }, 422);
+    try {
+      const result = await refundOrder(
+        ctx,
+        { id: d.order.id, account_id: d.order.account_id, ref: d.order.ref, by: viewer.session.email },
+        { ...read.ask, key: nonce ? `console:${nonce}` : undefined },
+      );
+      const after = await orderDeskDetail(ctx, p, request.params.event, request.params.ref);
+      const done = 'already' in result ? 'already-refunded' : after.order.status === 'refunded' ? 'refunded' : 'partly-refunded';
+      return see(reply, `${eventBase(viewer, request.params.event)}/orders/${encodeURIComponent(d.order.ref)}?done=${done}`);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.kind === 'internal' || err.kind === 'not_found') throw err;
+      const status = err.kind === 'upstream' ? 502 : err.kind === 'conflict' ? 409 : err.kind === 'unavailable' ? 503 : 422;
+      return again(err.fields, { kind: 'bad', text: err.fields ? 'Check the fields marked below.' : err.message }, status);
+    }
   });
 }

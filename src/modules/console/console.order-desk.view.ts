@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import { formatMoney } from '../../platform/money.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
-import type { DeskActivity, DeskOrderDetail, DeskPayment } from '../orders/order-desk.service.ts';
+import type { DeskActivity, DeskOrderDetail } from '../orders/order-desk.service.ts';
 import { can, type Viewer } from './console.http.ts';
 import { buttonForm, checkbox, consolePage, field, hiddenCsrf, type FieldErrors, type Flash } from './console-layout.view.ts';
 import { eventTabs } from './event-tabs.view.ts';
@@ -46,8 +46,14 @@ function activityText(a: DeskActivity, currency: string): string {
       return 'Canceled';
     case 'expired':
       return 'Hold ended unpaid: canceled';
-    case 'refunded':
-      return `Refunded ${typeof d.amount_cents === 'number' ? formatMoney(d.amount_cents, currency) : ''}${d.simulated ? ' (sandbox)' : ''}`;
+    case 'refunded': {
+      const amount = typeof d.amount_cents === 'number' ? formatMoney(d.amount_cents, currency) : '';
+      const tickets = Array.isArray(d.tickets) ? d.tickets.map(String) : [];
+      const what = d.partial
+        ? `Partly refunded ${amount}${tickets.length ? `; tickets void: ${tickets.join(', ')}` : '; the tickets stay valid'}`
+        : `Refunded ${amount}`;
+      return `${what}${d.simulated ? ' (sandbox)' : ''}${typeof d.reason === 'string' ? `. Reason: ${d.reason}` : ''}`;
+    }
     case 'late_payment_refund_due':
       return 'A late payment came in: its refund is due';
     case 'late_payment_refunded':
@@ -70,7 +76,8 @@ const ORDER_DONE: Record<string, string> = {
   'resent-link': 'The pay link is on its way again.',
   canceled: 'The order was canceled; its places are back on sale.',
   refunded: 'Refunded. The buyer is told by mail.',
-  'already-refunded': 'This order had already been refunded: nothing more was done.',
+  'partly-refunded': 'Part of the order was refunded. The buyer is told by mail.',
+  'already-refunded': 'This refund had already been made: nothing more was done.',
   comp: 'The complimentary order was issued; the tickets are on their way.',
 };
 
@@ -221,38 +228,9 @@ export function orderDeskPage(
                   : ''
               }
               ${order.status === 'pending' ? buttonForm({ action: `${here}/cancel`, csrf: viewer.csrf, label: 'Cancel order', kind: 'danger' }) : ''}
-              ${refundable ? html`<a class="button danger-link" href="${here}/refund">Refund ${money(balance)}…</a>` : ''}
+              ${refundable ? html`<a class="button danger-link" href="${here}/refund">Refund…</a>` : ''}
             </div>`
           : ''
       }`;
   return consolePage({ title: `Order ${order.ref}`, viewer, active: 'events', flash: opts.flash, body });
-}
-
-/** The question before a refund: how much goes back, through which payment, what happens to the tickets. */
-export function refundConfirmPage(
-  viewer: Viewer,
-  eventSlug: string,
-  order: DeskOrderDetail['order'],
-  payments: DeskPayment[],
-): string {
-  const here = `${eventBase(viewer, eventSlug)}/orders/${encodeURIComponent(order.ref)}`;
-  const balance = order.total_cents - order.refunded_cents;
-  const payment = payments.find((x) => x.status === 'succeeded' && x.amount_cents > 0);
-  return consolePage({
-    title: `Refund order ${order.ref}?`,
-    viewer,
-    active: 'events',
-    body: html`<div class="card">
-          <p>
-            This refunds <strong>${formatMoney(balance, order.currency)}</strong> to ${order.name ?? order.email ?? 'the buyer'}
-            through the order's own payment${payment ? html` (${payment.rail}${payment.simulated ? ', sandbox' : ''})` : ''}. The
-            order's tickets become void and their places go back on sale. The buyer is told by mail.
-          </p>
-          <form method="post" action="${here}/refund" class="actions">
-            ${hiddenCsrf(viewer.csrf)}
-            <button type="submit" class="danger-solid">Refund ${formatMoney(balance, order.currency)}</button>
-            <a href="${here}">Keep the order</a>
-          </form>
-        </div>`,
-  });
 }

@@ -167,6 +167,8 @@ export const de: Messages = {
   refundTest: 'Dies war eine Testbestellung (Sandbox): Es wurde kein echtes Geld bewegt.',
   refundTiming: 'Der Betrag erreicht Ihr Konto in der Zeit, die Ihre Bank braucht, meist 5 bis 10 Tage.',
   refundTicketsVoid: 'Die Tickets dieser Bestellung sind nicht mehr gültig.',
+  refundSomeTicketsVoid: (refs: string) => `Diese Tickets sind nicht mehr gültig: ${refs}. Ihre übrigen Tickets bleiben gültig.`,
+  refundTicketsStayValid: 'Ihre Tickets bleiben gültig.',
   refundSubject: (ref, event) => `Erstattung für die Bestellung ${ref} (${event})`,
   refundTitle: 'Ihre Erstattung',
 

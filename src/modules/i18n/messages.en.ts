@@ -169,6 +169,8 @@ export const en = {
   refundTest: 'This was a test (sandbox) order: no real money moved.',
   refundTiming: 'It reaches your account in the time your bank takes, usually 5 to 10 days.',
   refundTicketsVoid: 'The tickets of this order are no longer valid.',
+  refundSomeTicketsVoid: (refs: string) => `These tickets are no longer valid: ${refs}. Your other tickets stay valid.`,
+  refundTicketsStayValid: 'Your tickets stay valid.',
   refundSubject: (ref: string, event: string) => `Refund for order ${ref} (${event})`,
   refundTitle: 'Your refund',
 

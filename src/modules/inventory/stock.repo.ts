@@ -82,7 +82,11 @@ export async function releaseStock(trx: Db, orderIds: number[]): Promise<void> {
     .where('order_id', 'in', orderIds)
     .where('inventory_id', 'is not', null)
     .execute();
-  const units = unitsByInventory(lines);
+  await releaseUnits(trx, unitsByInventory(lines));
+}
+
+/** Gives units back to their inventory rows (in id order, the order every writer locks them in). */
+export async function releaseUnits(trx: Db, units: Map<number, number>): Promise<void> {
   for (const id of [...units.keys()].sort((a, b) => a - b)) {
     await trx
       .updateTable('inventory')

@@ -45,6 +45,8 @@ export interface DeskTicket {
   status: string;
   attendee_name: string | null;
   ticket_type: string;
+  /** the price it was sold at (its line's unit price) */
+  price_cents: number;
   checkins: Array<{ list: string; at: Date; online: boolean; device: string | null; conflict: boolean }>;
 }
 
@@ -85,7 +87,8 @@ export async function orderDeskDetail(ctx: AppContext, p: Principal, eventSlug: 
     db
       .selectFrom('tickets as t')
       .innerJoin('ticket_types as tt', 'tt.id', 't.ticket_type_id')
-      .select(['t.id', 't.ref', 't.status', 't.attendee_name', 'tt.name as ticket_type'])
+      .innerJoin('order_lines as l', 'l.id', 't.order_line_id')
+      .select(['t.id', 't.ref', 't.status', 't.attendee_name', 'tt.name as ticket_type', 'l.unit_price_cents as price_cents'])
       .where('t.order_id', '=', order.id)
       .orderBy('t.position')
       .orderBy('t.id')
@@ -137,6 +140,7 @@ export async function orderDeskDetail(ctx: AppContext, p: Principal, eventSlug: 
     tickets: tickets.map((t) => ({
       ...t,
       id: Number(t.id),
+      price_cents: Number(t.price_cents),
       checkins: checkins
         .filter((c) => Number(c.ticket_id) === Number(t.id))
         .map((c) => ({ list: c.list, at: date(c.created_at), online: c.online, device: c.device, conflict: c.conflict })),

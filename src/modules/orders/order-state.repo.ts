@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import { randomSecret } from '../../platform/secrets.ts';
-import { lapsedHolds, releaseStock } from '../inventory/stock.repo.ts';
+import { lapsedHolds, releaseStock, releaseUnits, unitsByInventory } from '../inventory/stock.repo.ts';
 
 /**
  * Every change of an order after it is written: paid, canceled, expired, refunded, its tickets
@@ -141,8 +141,54 @@ export async function recordRefunded(
     .where('id', '=', orderId)
     .execute();
   if (!opts.endsOrder) return;
+  // what the order still holds: each line's quantity less its tickets an earlier partial refund
+  // voided (and released), so no place is given back twice
+  const lines = await trx
+    .selectFrom('order_lines as l')
+    .select([
+      'l.inventory_id',
+      'l.quantity',
+      (eb) =>
+        eb
+          .selectFrom('tickets as t')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .whereRef('t.order_line_id', '=', 'l.id')
+          .where('t.status', '=', 'voided')
+          .as('voided'),
+    ])
+    .where('l.order_id', '=', orderId)
+    .where('l.inventory_id', 'is not', null)
+    .execute();
   await trx.updateTable('tickets').set({ status: 'voided' }).where('order_id', '=', orderId).execute();
-  await releaseStock(trx, [orderId]);
+  await releaseUnits(
+    trx,
+    unitsByInventory(lines.map((l) => ({ inventory_id: l.inventory_id, quantity: l.quantity - Number(l.voided ?? 0) }))),
+  );
+}
+
+/**
+ * Part of an order's money given back (the order stays paid): the chosen tickets that are still
+ * valid become void and give back one unit of their line's stock each. Answers their refs.
+ */
+export async function recordPartRefunded(trx: Db, orderId: number, amountCents: number, ticketIds: number[]): Promise<string[]> {
+  await trx
+    .updateTable('orders')
+    .set({ refunded_cents: sql`refunded_cents + ${amountCents}` })
+    .where('id', '=', orderId)
+    .execute();
+  if (ticketIds.length === 0) return [];
+  const voided = await trx
+    .updateTable('tickets as t')
+    .set({ status: 'voided' })
+    .from('order_lines as l')
+    .whereRef('l.id', '=', 't.order_line_id')
+    .where('t.order_id', '=', orderId)
+    .where('t.id', 'in', ticketIds)
+    .where('t.status', '=', 'valid')
+    .returning(['t.ref', 'l.inventory_id'])
+    .execute();
+  await releaseUnits(trx, unitsByInventory(voided.map((v) => ({ inventory_id: v.inventory_id, quantity: 1 }))));
+  return voided.map((v) => v.ref);
 }
 
 export interface BuyerChanges {

@@ -3,12 +3,26 @@ import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/jobs/outbox.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
-import { logOrder, recordRefunded } from '../orders/order-state.repo.ts';
+import { logOrder, recordPartRefunded, recordRefunded } from '../orders/order-state.repo.ts';
 import { isUniqueViolation } from '../../platform/db/pg-errors.ts';
 import { accountOf } from '../payments/payments.service.ts';
 import { paymentsUnavailable, providerFor, ProviderError, type PaymentProvider } from '../payments/providers.ts';
+import { formatMoney } from '../../platform/money.ts';
+import { ticketsWithPrices } from './refund-scope.repo.ts';
 
 export type RefundResult = { refunded_cents: number } | { already: true };
+
+/** What to refund. Nothing given refunds the whole balance (the API's refund). */
+export interface RefundAsk {
+  /** in minor units; by default the chosen tickets' price (at most the balance), or the whole balance */
+  amount_cents?: number;
+  /** tickets (by ref) that become void and give their places back */
+  ticket_refs?: string[];
+  /** why, for the order's activity */
+  reason?: string;
+  /** a one-time key from the form: the same request sent twice refunds once */
+  key?: string;
+}
 
 const notRefundable = (why: string) => new AppError('unprocessable', 'not_refundable', why);
 const noPaymentIntent = () =>
@@ -17,6 +31,11 @@ const noPaymentIntent = () =>
     'no_payment_intent',
     'This order has no recorded payment to refund against (free, complimentary, or the reference was never stored)',
   );
+const refundTooMuch = (left: string) =>
+  new AppError('unprocessable', 'refund_exceeds_balance', `Only ${left} is left to refund`, {
+    fields: { amount: [`Only ${left} is left to refund`] },
+  });
+const badTickets = (why: string) => new AppError('unprocessable', 'not_refundable', why, { fields: { tickets: [why] } });
 const refundFailed = (why: string) =>
   new AppError('upstream', 'refund_failed', `The payment provider refused or failed the refund: ${why}`);
 
@@ -47,7 +66,7 @@ async function refundablePayment(db: Db, orderId: number) {
 }
 
 /**
- * Refunds the whole remaining balance through the order's own rail, checking in the spec's order:
+ * Refunds the whole remaining balance (or the part `ask` names) through the order's own rail, checking in the spec's order:
  * refunded (200 already) → no recorded payment (422 no_payment_intent) → not paid or nothing left
  * (422 not_refundable) → payments not configured (503) → provider (502 on failure).
  *
@@ -56,7 +75,7 @@ async function refundablePayment(db: Db, orderId: number) {
  * called with an idempotency key derived from that row, then one transaction records the
  * outcome. A crash in between leaves the pending row for the reconciliation job.
  */
-export async function refundOrder(ctx: AppContext, order: RefundTarget): Promise<RefundResult> {
+export async function refundOrder(ctx: AppContext, order: RefundTarget, ask: RefundAsk = {}): Promise<RefundResult> {
   for (let waited = 0; ; waited++) {
     const intent: Intent = await ctx.db
       .transaction()
@@ -68,6 +87,16 @@ export async function refundOrder(ctx: AppContext, order: RefundTarget): Promise
           .forUpdate()
           .executeTakeFirstOrThrow();
         if (o.status === 'refunded') return { kind: 'already' } as Intent;
+        if (ask.key) {
+          const same = await trx
+            .selectFrom('refunds')
+            .select('status')
+            .where('order_id', '=', order.id)
+            .where('request_key', '=', ask.key)
+            .where('status', '<>', 'failed')
+            .executeTakeFirst();
+          if (same) return { kind: same.status === 'pending' ? 'wait' : 'already' } as Intent;
+        }
         const inFlight = await trx
           .selectFrom('refunds as r')
           .leftJoin('payments as p', 'p.id', 'r.payment_id')
@@ -95,6 +124,7 @@ export async function refundOrder(ctx: AppContext, order: RefundTarget): Promise
         if (!payment) throw noPaymentIntent();
         const balance = o.total_cents - o.refunded_cents;
         if (balance <= 0) throw notRefundable('The balance of this order has already been returned in full');
+        const part = await partOf(trx, order.id, balance, o.currency, ask);
         const account = await accountOf(trx, order.account_id);
         const provider =
           payment.provider === 'sandbox'
@@ -107,18 +137,21 @@ export async function refundOrder(ctx: AppContext, order: RefundTarget): Promise
             account_id: order.account_id,
             order_id: order.id,
             payment_id: payment.id,
-            amount_cents: balance,
+            amount_cents: part.amount,
             currency: o.currency,
             status: 'pending',
             simulated: provider.simulated,
             created_at: ctx.clock.now(),
+            reason: ask.reason?.trim() || null,
+            ticket_ids: part.ticketIds,
+            request_key: ask.key ?? null,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        return { kind: 'go', refundId: row.id, amount: balance, paymentRef: payment.provider_ref!, provider } as Intent;
+        return { kind: 'go', refundId: row.id, amount: part.amount, paymentRef: payment.provider_ref!, provider } as Intent;
       })
       .catch((err: unknown) => {
-        if (isUniqueViolation(err, ['refunds_one_pending'])) return { kind: 'wait' } as Intent;
+        if (isUniqueViolation(err, ['refunds_one_pending', 'refunds_request_key'])) return { kind: 'wait' } as Intent;
         throw err;
       });
     if (intent.kind === 'already') return { already: true };
@@ -132,6 +165,39 @@ export async function refundOrder(ctx: AppContext, order: RefundTarget): Promise
       refunded_cents: await completeRefund(ctx, order, intent.refundId, intent.amount, intent.paymentRef, intent.provider),
     };
   }
+}
+
+/**
+ * The part of the balance a request names: the chosen tickets (valid ones of this order) and the
+ * amount, by default their price as sold, at most what is left. Refused before anything is written.
+ */
+async function partOf(
+  trx: Db,
+  orderId: number,
+  balance: number,
+  currency: string,
+  ask: RefundAsk,
+): Promise<{ amount: number; ticketIds: number[] | null }> {
+  const refs = [...new Set(ask.ticket_refs ?? [])];
+  let ticketIds: number[] | null = null;
+  let price = balance;
+  if (refs.length) {
+    const all = await ticketsWithPrices(trx, orderId);
+    const chosen = all.filter((t) => refs.includes(t.ref) && t.status === 'valid');
+    if (chosen.length !== refs.length) throw badTickets('Choose tickets of this order that are still valid');
+    ticketIds = chosen.map((t) => t.id);
+    price = Math.min(
+      balance,
+      chosen.reduce((sum, t) => sum + t.price_cents, 0),
+    );
+  }
+  const amount = ask.amount_cents ?? price;
+  if (!Number.isSafeInteger(amount) || amount < 1)
+    throw new AppError('unprocessable', 'invalid_amount', 'The amount must be more than zero', {
+      fields: { amount: ['Enter an amount above zero'] },
+    });
+  if (amount > balance) throw refundTooMuch(formatMoney(balance, currency));
+  return { amount, ticketIds };
 }
 
 /** Calls the provider for a committed pending refund and records the outcome. Safe to repeat. */
@@ -184,12 +250,29 @@ export async function completeRefund(
       .where('status', '=', 'pending')
       .executeTakeFirst();
     if (done.numUpdatedRows === 0n) return; // recorded already (reconciliation got there first)
-    await recordRefunded(trx, order.id, amount, now, { endsOrder: true });
+    const r = await trx
+      .selectFrom('refunds')
+      .select(['reason', 'ticket_ids'])
+      .where('id', '=', refundId)
+      .executeTakeFirstOrThrow();
+    const o = await trx
+      .selectFrom('orders')
+      .select(['total_cents', 'refunded_cents'])
+      .where('id', '=', order.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    // Nothing left to return: the order is refunded and all its tickets go, whatever was chosen.
+    const whole = o.refunded_cents + amount >= o.total_cents;
+    let voided: string[] | undefined;
+    if (whole) await recordRefunded(trx, order.id, amount, now, { endsOrder: true });
+    else voided = await recordPartRefunded(trx, order.id, amount, (r.ticket_ids ?? []).map(Number));
     await logOrder(trx, order, 'refunded', now, {
       amount_cents: amount,
       refund_id: refundId,
       simulated: provider.simulated,
       by: order.by ?? 'reconciliation',
+      ...(whole ? {} : { partial: true, tickets: voided }),
+      ...(r.reason ? { reason: r.reason } : {}),
     });
     await enqueue(trx, {
       accountId: order.account_id,

@@ -382,6 +382,12 @@ export interface RefundsTable {
   error: string | null;
   created_at: Timestamp;
   completed_at: Timestamp | null;
+  /** why, as the person gave it (partial refunds from the console) */
+  reason: string | null;
+  /** the tickets this refund voids; null: all of the order's (a refund of the whole balance) */
+  ticket_ids: number[] | null;
+  /** the console form's one-time key: the same form sent twice refunds once */
+  request_key: string | null;
 }
 
 export interface OrderLogTable {
