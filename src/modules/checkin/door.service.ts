@@ -172,7 +172,7 @@ export async function listConflicts(
         'c.device',
         'c.reason',
         't.ref as ticket_ref',
-        't.attendee_name',
+        sql<string | null>`coalesce(t.attendee_name, o.name)`.as('attendee_name'),
         'tt.name as ticket_type',
         't.status as ticket_status',
         'o.ref as order_ref',

@@ -83,7 +83,7 @@ export async function syncList(
   ).rows[0]!.x;
   const select = (from: Position, where: ReturnType<typeof sql>, n: number) =>
     sql<SyncRow>`
-    select t.id, t.ref, t.attendee_name, t.qr_token, t.status, o.status as order_status,
+    select t.id, t.ref, coalesce(t.attendee_name, o.name) as attendee_name, t.qr_token, t.status, o.status as order_status,
       tt.name as type_name, tt.key as type_key, t.sync_xid::text as xid,
       (select c.created_at from checkins c
         where c.checkin_list_id = ${list.id} and c.ticket_id = t.id and not c.conflict) as checked_in_at

@@ -48,7 +48,9 @@ export function barChart(opts: {
   const barW = Math.max(1, Math.min(48, slot * 0.72));
   const every = Math.max(1, Math.ceil(bars.length / 10));
   const ticks: number[] = [];
-  for (let v = bottom; v <= top + step / 2; v += step) ticks.push(v);
+  // nothing to show: the zero line alone, labelled once (a step of one cent read "0 EUR" twice)
+  const empty = max === 0 && min === 0;
+  for (let v = bottom; v <= (empty ? 0 : top + step / 2); v += step) ticks.push(v);
   const svg = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${opts.id}-t ${opts.id}-d" class="chart" preserveAspectRatio="xMidYMid meet">
 <title id="${opts.id}-t">${esc(opts.title)}</title><desc id="${opts.id}-d">${esc(opts.summary)}</desc>
 ${ticks

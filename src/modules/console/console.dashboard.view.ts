@@ -14,7 +14,9 @@ import { eventTabs } from './event-tabs.view.ts';
 
 const GROUP_LABEL: Record<DashboardGroup, string> = { day: 'By day', week: 'By week', month: 'By month' };
 const n = (v: number) => v.toLocaleString('en-GB');
-const onHold = (count: number) => (count === 1 ? '1 order on hold' : `${n(count)} orders on hold`);
+/** "1 order", "2 orders": a count with its noun in the right number. */
+const count = (v: number, one: string, other: string) => `${n(v)} ${v === 1 ? one : other}`;
+const onHold = (v: number) => `${count(v, 'order', 'orders')} on hold`;
 
 /** "2026-11-02" → "2 Nov"; a week by its Monday; "2026-11" → "Nov 2026". */
 function bucketLabel(key: string, group: DashboardGroup): string {
@@ -36,7 +38,7 @@ export function dashboardPage(viewer: Viewer, d: Dashboard, by: DashboardGroup):
   const sold = tickets.reduce((s, r) => s + r.sold, 0);
   const best = d.sales.reduce((m, b) => (b.net_cents > (m?.net_cents ?? -Infinity) ? b : m), d.sales[0]);
   const summary = d.sales.length
-    ? `${GROUP_LABEL[by]}, ${bucketLabel(d.sales[0]!.key, by)} to ${bucketLabel(d.sales.at(-1)!.key, by)}: ${money(d.totals.net_cents)} from ${n(d.totals.orders)} orders with payment` +
+    ? `${GROUP_LABEL[by]}, ${bucketLabel(d.sales[0]!.key, by)} to ${bucketLabel(d.sales.at(-1)!.key, by)}: ${money(d.totals.net_cents)} from ${count(d.totals.orders, 'order', 'orders')} with payment` +
       (best && best.net_cents > 0 ? `; the best ${by} was ${bucketLabel(best.key, by)} with ${money(best.net_cents)}.` : '.')
     : 'No paid orders yet.';
   const body = html`${eventTabs(viewer, d.event.slug, 'dashboard')}
@@ -87,7 +89,7 @@ export function dashboardPage(viewer: Viewer, d: Dashboard, by: DashboardGroup):
               ? html`<h3>Tickets sold</h3>${barChart({
                   id: 'tickets',
                   title: `Tickets sold ${GROUP_LABEL[by].toLowerCase()} (${d.event.timezone})`,
-                  summary: `${n(d.totals.tickets)} tickets on paid orders, ${GROUP_LABEL[by].toLowerCase()}; refunded and canceled orders' tickets are not counted.`,
+                  summary: `${count(d.totals.tickets, 'ticket', 'tickets')} on paid orders, ${GROUP_LABEL[by].toLowerCase()}; refunded and canceled orders' tickets are not counted.`,
                   bars: d.sales.map((b) => ({ label: bucketLabel(b.key, by), value: b.tickets })),
                   format: (v) => n(v),
                   minStep: 1,

@@ -249,7 +249,7 @@ export function scannerPage(viewer: Viewer, info: DoorListInfo): string {
         <noscript><p class="note" data-kind="bad">The scanner needs JavaScript.</p></noscript>
         <div class="stats">
           <div class="stat"><b id="checked">${info.list.checked_in.toLocaleString('en-GB')}</b><span>checked in</span></div>
-          <div class="stat"><b id="total">${info.list.tickets.toLocaleString('en-GB')}</b><span>tickets</span></div>
+          <div class="stat"><b id="total">${info.list.tickets.toLocaleString('en-GB')}</b><span>${info.list.tickets === 1 ? 'ticket' : 'tickets'}</span></div>
           <div class="stat"><b id="pending">0</b><span>to upload</span></div>
         </div>
         <p class="note" id="notice" role="status" aria-live="polite">Loading the ticket list…</p>

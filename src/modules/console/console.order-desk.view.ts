@@ -168,12 +168,14 @@ export function orderDeskPage(
             <thead><tr><th scope="col">Ticket</th><th scope="col">Type</th><th scope="col">Attendee</th><th scope="col">Status</th><th scope="col">Check-ins</th></tr></thead>
             <tbody>
               ${d.tickets.map(
-                (t) => html`<tr><td>${t.ref}</td><td>${t.ticket_type}</td><td>${t.attendee_name ?? ''}</td><td>${t.status}</td>
+                (
+                  t,
+                ) => html`<tr><td>${t.ref}</td><td>${t.ticket_type}</td><td>${t.attendee_name ?? order.name ?? ''}</td><td>${t.status}</td>
                   <td>${
                     t.checkins.length
                       ? t.checkins.map(
                           (c) =>
-                            html`<div>${c.conflict ? 'refused scan' : 'in'} · ${c.list} · ${when(c.at, tz)}${c.online ? '' : ' (offline)'}</div>`,
+                            html`<div>${c.conflict ? 'refused scan' : 'in'} · ${c.list} · ${when(c.at, tz)}${c.offline ? ' (scanned offline, uploaded later)' : ''}</div>`,
                         )
                       : html`<span class="muted">not yet</span>`
                   }</td></tr>`,

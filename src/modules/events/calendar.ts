@@ -1,4 +1,5 @@
 import type { EventVenue } from '../../platform/db/schema.ts';
+import { descriptionText } from './description.ts';
 
 /**
  * An event as an iCalendar file (RFC 5545) for "add to calendar": one VEVENT in UTC, so every
@@ -112,7 +113,8 @@ export function calendarOf(s: CalendarSource): string {
     startsAt: new Date(s.event.starts_at),
     endsAt: s.event.ends_at ? new Date(s.event.ends_at) : null,
     venue: s.event.venue,
-    description: s.event.description,
+    // Markdown as words: calendars show DESCRIPTION as plain text
+    description: descriptionText(s.event.description),
     url: `${base}/e/${encodeURIComponent(s.accountSlug)}/${encodeURIComponent(s.event.slug)}`,
     now: s.now,
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderDescription } from './description.ts';
+import { descriptionText, renderDescription } from './description.ts';
 
 const render = (s: string) => renderDescription(s)!.value;
 
@@ -28,5 +28,16 @@ describe('the event description', () => {
   it('is absent for an empty description', () => {
     expect(renderDescription(null)).toBeNull();
     expect(renderDescription('  \n')).toBeNull();
+  });
+
+  it('reads as plain text for a calendar: marks gone, lists on lines, a link’s address after its text', () => {
+    expect(
+      descriptionText(
+        '# Programme\n\nDoors at **19:00**, *music*\nat 20:00.\n\n- Bar\n- Cloakroom\n\n1. First\n2. Second\n\n[Map](https://maps.example/x) or https://site.example',
+      ),
+    ).toBe(
+      'Programme\n\nDoors at 19:00, music at 20:00.\n\n- Bar\n- Cloakroom\n\n1. First\n2. Second\n\nMap (https://maps.example/x) or https://site.example',
+    );
+    expect(descriptionText('  ')).toBeNull();
   });
 });

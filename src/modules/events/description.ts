@@ -24,3 +24,68 @@ export function renderDescription(source: string | null | undefined): SafeHtml |
   if (!source || !source.trim()) return null;
   return raw(sanitizeHtml(md.render(source)));
 }
+
+/**
+ * The description as plain text, for places that show no HTML (a calendar file's DESCRIPTION):
+ * the Markdown's words without its marks, paragraphs apart, list items on lines of their own, a
+ * link's address after its text when the two differ.
+ */
+export function descriptionText(source: string | null | undefined): string | null {
+  if (!source || !source.trim()) return null;
+  const out: string[] = [];
+  const lists: Array<{ ordered: boolean; n: number }> = [];
+  for (const t of md.parse(source, {})) {
+    switch (t.type) {
+      case 'bullet_list_open':
+      case 'ordered_list_open':
+        lists.push({ ordered: t.type === 'ordered_list_open', n: Number(t.attrGet('start') ?? 1) });
+        break;
+      case 'bullet_list_close':
+      case 'ordered_list_close':
+        lists.pop();
+        if (!lists.length) out.push('\n');
+        break;
+      case 'list_item_open': {
+        const l = lists.at(-1);
+        out.push('  '.repeat(Math.max(0, lists.length - 1)), l?.ordered ? `${l.n++}. ` : '- ');
+        break;
+      }
+      case 'paragraph_close':
+        out.push(lists.length ? '\n' : '\n\n');
+        break;
+      case 'heading_close':
+        out.push('\n\n');
+        break;
+      case 'fence':
+      case 'code_block':
+        out.push(t.content, '\n');
+        break;
+      case 'hr':
+        out.push('\n');
+        break;
+      case 'inline': {
+        let href: string | null = null;
+        let text = '';
+        for (const c of t.children ?? []) {
+          if (c.type === 'link_open') {
+            href = c.attrGet('href') as string | null;
+            text = '';
+          } else if (c.type === 'link_close') {
+            if (href && href !== text && `mailto:${text}` !== href && !href.endsWith(`//${text}`)) out.push(` (${href})`);
+            href = null;
+          } else if (c.type === 'softbreak') out.push(' ');
+          else if (c.type === 'hardbreak') out.push('\n');
+          else if (c.type === 'text' || c.type === 'code_inline') {
+            out.push(c.content);
+            text += c.content;
+          }
+        }
+        break;
+      }
+    }
+  }
+  return out
+    .join('')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

@@ -53,7 +53,7 @@ export const de: Messages = {
   attendeeQuestionsLater: 'Die Fragen an jede Ticketinhaberin und jeden Ticketinhaber folgen, sobald Sie Tickets gewählt haben.',
   total: 'Gesamt',
   holdExplained: (minutes) =>
-    `Wenn Sie fortfahren, halten wir Ihre Tickets ${minutes} Minuten lang für Sie zurück, während Sie bezahlen; bezahlen Sie in dieser Zeit nicht, gehen sie zurück in den Verkauf.`,
+    `Wenn Sie fortfahren, halten wir Ihre Tickets ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} lang für Sie zurück, während Sie bezahlen; bezahlen Sie in dieser Zeit nicht, gehen sie zurück in den Verkauf.`,
   continueToPayment: 'Weiter zur Zahlung',
 
   enterWholeNumber: 'Bitte geben Sie eine ganze Zahl ein',

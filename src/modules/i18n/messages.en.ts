@@ -45,7 +45,7 @@ export const en = {
   attendeeQuestionsLater: 'Questions for each ticket holder follow once you have chosen tickets.',
   total: 'Total',
   holdExplained: (minutes: number) =>
-    `When you continue, your tickets are held for you for ${minutes} minutes while you pay; if you do not pay in that time, they go back on sale.`,
+    `When you continue, your tickets are held for you for ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} while you pay; if you do not pay in that time, they go back on sale.`,
   continueToPayment: 'Continue to payment',
 
   // the checkout form's field messages

@@ -47,7 +47,11 @@ export interface DeskTicket {
   ticket_type: string;
   /** the price it was sold at (its line's unit price) */
   price_cents: number;
-  checkins: Array<{ list: string; at: Date; online: boolean; device: string | null; conflict: boolean }>;
+  /**
+   * `offline`: the scan reached the server more than a minute after it was made (a scanner without a
+   * connection); a scanner page uploads every scan through its queue, so `online` alone says little
+   */
+  checkins: Array<{ list: string; at: Date; offline: boolean; device: string | null; conflict: boolean }>;
 }
 
 export interface DeskActivity {
@@ -97,7 +101,7 @@ export async function orderDeskDetail(ctx: AppContext, p: Principal, eventSlug: 
       .selectFrom('checkins as c')
       .innerJoin('tickets as t', 't.id', 'c.ticket_id')
       .innerJoin('checkin_lists as l', 'l.id', 'c.checkin_list_id')
-      .select(['c.ticket_id', 't.ref', 'l.name as list', 'c.created_at', 'c.online', 'c.device', 'c.conflict'])
+      .select(['c.ticket_id', 't.ref', 'l.name as list', 'c.created_at', 'c.online', 'c.uploaded_at', 'c.device', 'c.conflict'])
       .where('t.order_id', '=', order.id)
       .orderBy('c.created_at')
       .orderBy('c.id')
@@ -143,7 +147,13 @@ export async function orderDeskDetail(ctx: AppContext, p: Principal, eventSlug: 
       price_cents: Number(t.price_cents),
       checkins: checkins
         .filter((c) => Number(c.ticket_id) === Number(t.id))
-        .map((c) => ({ list: c.list, at: date(c.created_at), online: c.online, device: c.device, conflict: c.conflict })),
+        .map((c) => ({
+          list: c.list,
+          at: date(c.created_at),
+          offline: !c.online && c.uploaded_at !== null && date(c.uploaded_at).getTime() - date(c.created_at).getTime() > 60_000,
+          device: c.device,
+          conflict: c.conflict,
+        })),
     })),
     activity,
   };

@@ -161,7 +161,8 @@ describe('orders as CSV', () => {
       'paid',
       'valid',
       'VIP, front row',
-      '',
+      // no name per ticket: the ticket carries the buyer's, as its PDF prints it
+      'Bob Builder',
       'Bob Builder',
       'bob@example.org',
       'EUR',

@@ -141,7 +141,8 @@ async function attendeeRows(db: Db, orders: DeskOrder[], time: (at: Date | null)
         o.status,
         t.status === 'valid' && o.status === 'paid' ? 'valid' : 'void',
         textCell(t.type_name),
-        textCell(t.attendee_name),
+        // the name the ticket carries, as its PDF prints it: the buyer's when none was given per ticket
+        textCell(t.attendee_name ?? o.name),
         textCell(o.name),
         textCell(o.email),
         o.currency.toUpperCase(),

@@ -178,6 +178,10 @@ describe('the calendar file', () => {
     expect(lines).toContain('LOCATION:Halle Süd\\, Hafenstraße 12\\, Hamburg');
     expect(lines).toContain(`URL:http://admit.test/e/${a.slug}/later`);
     expect(lines.some((l) => l.startsWith('UID:event-') && l.endsWith('@admit.test'))).toBe(true);
+    // the description's Markdown as words: no asterisks for a calendar to show
+    expect(lines).toContain(
+      `DESCRIPTION:Doors at 19:00\\, bring a friend.\\n\\n<script>alert(1)</script>\\n\\nhttp://admit.test/e/${a.slug}/later`,
+    );
   });
 
   it('is linked from the event page', async () => {

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { ConsoleClient } from '../../../test/console-client.ts';
+import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
+
+/** What an organiser reads in the console: names on tickets, scans as they happened, counts, empty charts. */
+
+let t: TestApp;
+let acct: Awaited<ReturnType<typeof seedAccount>>;
+let listId: number;
+const PW = 'a long enough password';
+const owner = 'owner@example.org';
+
+beforeAll(async () => {
+  t = await createTestApp({ now: '2026-11-22T12:00:00Z' });
+  acct = await seedAccount(
+    t.ctx,
+    makeAccountFile({
+      slug: 'words',
+      users: [{ email: owner, role: 'owner', password: PW }],
+      events: [
+        makeEvent({
+          slug: 'show',
+          ticket_types: [{ key: 'ga', name: 'General', price: 2500, capacity: 100 }],
+          checkin_lists: [{ key: 'main', name: 'Main gate' }],
+          orders: [
+            // no name per ticket: the ticket carries the buyer's, as its PDF prints it
+            makeOrder({
+              ref: 'SHOW-1',
+              name: 'Grace Hopper',
+              created_at: '2026-11-20T10:00:00Z',
+              paid_at: '2026-11-20T10:01:00Z',
+            }),
+            makeOrder({
+              ref: 'SHOW-2',
+              name: 'Ada Lovelace',
+              created_at: '2026-11-20T11:00:00Z',
+              paid_at: '2026-11-20T11:01:00Z',
+              lines: [{ kind: 'tickets', ref: 'ga', quantity: 1, unit_price: 2500, attendees: ['Charles Babbage'] }],
+            }),
+          ],
+        }),
+        // sold and refunded the same day: a chart whose every bar is zero
+        makeEvent({
+          slug: 'empty',
+          ticket_types: [{ key: 'ga', name: 'General', price: 2500, capacity: 10 }],
+          orders: [
+            makeOrder({
+              ref: 'GONE-1',
+              status: 'refunded',
+              created_at: '2026-11-21T10:00:00Z',
+              paid_at: '2026-11-21T10:01:00Z',
+              refunds: [{ amount: 2500, at: '2026-11-21T12:00:00Z' }],
+            }),
+          ],
+        }),
+        makeEvent({
+          slug: 'single',
+          ticket_types: [{ key: 'ga', name: 'General', price: 2500, capacity: 10 }],
+          orders: [makeOrder({ ref: 'ONE-1', created_at: '2026-11-21T10:00:00Z', paid_at: '2026-11-21T10:01:00Z' })],
+        }),
+      ],
+    }),
+  );
+  const list = await t.ctx.db.selectFrom('checkin_lists').select('id').where('key', '=', 'main').executeTakeFirstOrThrow();
+  listId = Number(list.id);
+});
+afterAll(() => t.close());
+beforeEach(() => t.clock.advance(61_000));
+
+async function signedIn() {
+  const c = new ConsoleClient(t.app);
+  c.ip = '10.7.0.1';
+  const res = await c.signIn(owner, PW);
+  expect(res.statusCode, res.body).toBe(303);
+  return c;
+}
+const ev = '/console/a/words/events/show';
+const ticketId = async (ref: string) =>
+  Number((await t.ctx.db.selectFrom('tickets').select('id').where('ref', '=', ref).executeTakeFirstOrThrow()).id);
+
+describe('the console as an organiser reads it', () => {
+  it('names every ticket: its attendee, else the buyer, on the desk, in the attendee CSV and in the scanner’s list', async () => {
+    const c = await signedIn();
+    const one = await c.get(`${ev}/orders/SHOW-1`);
+    expect(one.body).toMatch(/<td>SHOW-1-1<\/td><td>General<\/td><td>Grace Hopper<\/td>/);
+    const two = await c.get(`${ev}/orders/SHOW-2`);
+    expect(two.body).toMatch(/<td>SHOW-2-1<\/td><td>General<\/td><td>Charles Babbage<\/td>/);
+    const csv = (await c.get(`${ev}/orders.csv?kind=attendees`)).body.split('\r\n');
+    expect(csv.find((l) => l.startsWith('SHOW-1-1,'))).toContain(',General,Grace Hopper,Grace Hopper,');
+    expect(csv.find((l) => l.startsWith('SHOW-2-1,'))).toContain(',General,Charles Babbage,Ada Lovelace,');
+    const sync = await t.call(acct.tokens.all, { method: 'GET', url: `/words/show/checkin_lists/${listId}/sync` });
+    expect(sync.statusCode, sync.body).toBe(200);
+    const names = Object.fromEntries(
+      (sync.json() as { tickets: Array<{ reference: string; attendee_name: string }> }).tickets.map((x) => [
+        x.reference,
+        x.attendee_name,
+      ]),
+    );
+    expect(names).toEqual({ 'SHOW-1-1': 'Grace Hopper', 'SHOW-2-1': 'Charles Babbage' });
+  });
+
+  it('says "offline" only of a scan that reached the server late, not of one uploaded as it was made', async () => {
+    const now = t.clock.now().getTime();
+    const upload = (device: string, ref: string, scannedAt: number) =>
+      ticketId(ref).then((id) =>
+        t.call(acct.tokens.all, {
+          method: 'POST',
+          url: `/words/show/checkin_lists/${listId}/checkins/batch`,
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify({
+            device,
+            checkins: [{ client_id: `${device}-${ref}`, scanned_at: new Date(scannedAt).toISOString(), ticket_id: id }],
+          }),
+        }),
+      );
+    expect((await upload('gate-a', 'SHOW-1-1', now - 2_000)).statusCode).toBe(200);
+    expect((await upload('gate-b', 'SHOW-2-1', now - 3_600_000)).statusCode).toBe(200);
+    const c = await signedIn();
+    const live = await c.get(`${ev}/orders/SHOW-1`);
+    expect(live.body).toContain('in · Main gate');
+    expect(live.body).not.toContain('offline');
+    const late = await c.get(`${ev}/orders/SHOW-2`);
+    expect(late.body).toContain('(scanned offline, uploaded later)');
+  });
+
+  it('counts in words: "1 order", "1 ticket"; an empty chart labels its axis once', async () => {
+    const c = await signedIn();
+    const dash = await c.get('/console/a/words/events/single/dashboard?by=day');
+    expect(dash.statusCode).toBe(200);
+    expect(dash.body).toContain('from 1 order with payment');
+    expect(dash.body).toContain('1 ticket on paid orders');
+    expect((await c.get(`${ev}/dashboard?by=day`)).body).toContain('from 2 orders with payment');
+    const empty = await c.get('/console/a/words/events/empty/dashboard?by=day');
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).not.toMatch(/\b1 orders\b|\b1 tickets\b/);
+    const axisLabels = [...empty.body.matchAll(/<text x="76" [^>]*class="tick">([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(axisLabels.length).toBeGreaterThan(0);
+    expect(new Set(axisLabels).size).toBe(axisLabels.length);
+  });
+});
