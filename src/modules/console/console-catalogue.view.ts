@@ -92,21 +92,37 @@ function itemFields(
         </div>`;
 }
 
-/** One line about an item: price, discount, capacity, on sale or archived. */
-function summary(item: Record<string, unknown>, currency: string): string {
+/** One line about an item: price, discount (with its uses, limit and ticket types), capacity, on sale or archived. */
+function summary(item: Record<string, unknown>, currency: string, extra: SummaryExtra = {}): string {
   const parts: string[] = [];
   if (typeof item.price === 'number') parts.push(formatMoney(item.price, currency));
   if (typeof item.percent_off === 'number') parts.push(`${item.percent_off}% off`);
   if (typeof item.amount_off === 'number') parts.push(`${formatMoney(item.amount_off, currency)} off`);
+  if (typeof item.code === 'string') {
+    const used = extra.uses?.get(item.code) ?? 0;
+    const max = typeof item.max_uses === 'number' ? item.max_uses : null;
+    parts.push(max === null ? `used ${used} ${used === 1 ? 'time' : 'times'}, no limit` : `used ${used} of ${max}`);
+    const types = Array.isArray(item.ticket_types)
+      ? item.ticket_types.map((k) => extra.typeNames?.get(String(k)) ?? String(k))
+      : [];
+    parts.push(types.length ? `only ${types.join(', ')}` : 'every ticket type');
+  }
   if ('capacity' in item) parts.push(item.capacity === null ? 'no limit' : `capacity ${String(item.capacity)}`);
   if (item.on_sale === false) parts.push('not on sale');
   if (item.archived === true) parts.push('archived');
   return parts.join(' · ');
 }
 
+interface SummaryExtra {
+  /** a discount code's uses, by code */
+  uses?: Map<string, number>;
+  /** ticket type names by key */
+  typeNames?: Map<string, string>;
+}
+
 /** An event's catalogue tab for `kind`: its items (each an edit and a remove form for writers) and the add form. */
 export function cataloguePage(
-  opts: CatalogueForm & { viewer: Viewer; config: EventConfig; kind: KindSpec; flash: Flash | null },
+  opts: CatalogueForm & { viewer: Viewer; config: EventConfig; kind: KindSpec; flash: Flash | null; uses?: Map<string, number> },
 ): string {
   const { viewer, config, kind } = opts;
   const doc = config.document;
@@ -121,18 +137,19 @@ export function cataloguePage(
   const fieldsOf = (item: Record<string, unknown>, prefix: string, creating: boolean, mine: boolean) =>
     itemFields(kind, doc, choices, opts, item, prefix, creating, mine);
   const shown = kind.id === 'code' ? items.slice(0, 200) : items;
+  const extra: SummaryExtra = { uses: opts.uses, typeNames: new Map((doc.ticket_types ?? []).map((t) => [t.key, t.name])) };
   return consolePage({
     title: `${doc.name}: ${kind.title.toLowerCase()}`,
     viewer,
     active: 'events',
     flash: opts.flash,
     body: html`${eventTabs(viewer, doc.slug, kind.slug)}
-          ${items.length === 0 ? html`<p class="muted">No ${kind.title.toLowerCase()} yet.</p>` : ''}
+          ${items.length === 0 ? html`<p class="muted">No ${kind.title.toLowerCase()} yet.${writable ? html` <a href="#add">Add the first ${kind.singular}</a>.` : ''}</p>` : ''}
           ${shown.map((item, i) => {
             const id = String(item[kind.id]);
             const mine = opts.open === id;
             return html`<details class="item" ${mine ? raw('open') : ''}>
-              <summary><strong>${String(item.name ?? id)}</strong> <span class="muted">${id}</span> <span>${summary(item, doc.currency)}</span>${writable ? html`<span class="edit" aria-hidden="true">Edit</span>` : ''}</summary>
+              <summary><strong>${String(item.name ?? id)}</strong> <span class="muted">${id}</span> <span>${summary(item, doc.currency, extra)}</span>${writable ? html`<span class="edit" aria-hidden="true">Edit</span>` : ''}</summary>
               <div class="body">
                 ${
                   writable
@@ -146,7 +163,7 @@ export function cataloguePage(
                         <button type="submit" class="danger">Remove</button>
                         <span class="hint">Archived instead when orders refer to it.</span>
                       </form>`
-                    : html`<p>${summary(item, doc.currency)}</p>`
+                    : html`<p>${summary(item, doc.currency, extra)}</p>`
                 }
               </div>
             </details>`;
@@ -154,7 +171,7 @@ export function cataloguePage(
           ${items.length > shown.length ? html`<p class="muted">And ${items.length - shown.length} more (all through the API).</p>` : ''}
           ${
             writable
-              ? html`<form method="post" action="${action}" class="card">
+              ? html`<form method="post" action="${action}" class="card" id="add">
                 <h2>Add a ${kind.singular}</h2>
                 ${hiddenCsrf(viewer.csrf)}<input type="hidden" name="etag" value="${config.etag}" />
                 ${fieldsOf({}, 'new', true, opts.open === '')}

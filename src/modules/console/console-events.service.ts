@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { createCodes } from '../discounts/discounts.service.ts';
+import { codeUses, createCodes } from '../discounts/discounts.service.ts';
 import {
   deleteEvent,
   getEventConfig,
@@ -71,4 +71,10 @@ export function eventHasOrders(ctx: AppContext, accountId: number, slug: string)
 /** Deletes an event without orders (409 `conflict` with orders; 404 when unknown). */
 export function removeEvent(ctx: AppContext, accountId: number, slug: string): Promise<void> {
   return deleteEvent(ctx, accountId, slug).catch(noSuchEvent);
+}
+
+/** How often each of an event's discount codes has been used, by code (the codes tab shows it). */
+export async function discountCodeUses(ctx: AppContext, accountId: number, slug: string): Promise<Map<string, number>> {
+  const eventId = await getEventId(ctx, accountId, slug).catch(noSuchEvent);
+  return codeUses(ctx.db, eventId);
 }

@@ -14,7 +14,7 @@ import {
   see,
 } from './console.http.ts';
 import { cataloguePage, NOT_SAVED, type CatalogueForm } from './console-catalogue.view.ts';
-import { loadEventConfig } from './console-events.service.ts';
+import { discountCodeUses, loadEventConfig } from './console-events.service.ts';
 import { accountBase, STALE } from './console-events.view.ts';
 import { flashOf, type Flash } from './console-layout.view.ts';
 
@@ -43,8 +43,13 @@ export async function consoleCatalogueRoutes(app: FastifyInstance): Promise<void
     opts: Shown = {},
   ) => {
     const config = await loadEventConfig(ctx, viewer.account!.id, request.params.event);
+    const uses = kind.slug === 'codes' ? await discountCodeUses(ctx, viewer.account!.id, config.document.slug) : undefined;
     const { flash, status, ...form } = opts;
-    return send(reply, cataloguePage({ ...form, viewer, config, kind, flash: flash ?? flashOf(request.query) }), status ?? 200);
+    return send(
+      reply,
+      cataloguePage({ ...form, viewer, config, kind, uses, flash: flash ?? flashOf(request.query) }),
+      status ?? 200,
+    );
   };
 
   app.get<{ Params: P }>('/console/a/:account/events/:event/:kind', page, async (request, reply) => {

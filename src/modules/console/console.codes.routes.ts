@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { readCodesForm, kindOf } from './catalogue-form.ts';
 import { checkForm, requireRole, viewerOf, CONSOLE_FORM, send, see } from './console.http.ts';
 import { cataloguePage } from './console-catalogue.view.ts';
-import { generateCodes, loadEventConfig } from './console-events.service.ts';
+import { discountCodeUses, generateCodes, loadEventConfig } from './console-events.service.ts';
 import { accountBase } from './console-events.view.ts';
 import { flashOf } from './console-layout.view.ts';
 
@@ -23,7 +23,15 @@ export async function consoleCodesRoutes(app: FastifyInstance): Promise<void> {
       if (Object.keys(errors).length) {
         return send(
           reply,
-          cataloguePage({ viewer, config, kind: codes, open: 'gen', errors, flash: flashOf(request.query) }),
+          cataloguePage({
+            viewer,
+            config,
+            kind: codes,
+            open: 'gen',
+            errors,
+            uses: await discountCodeUses(ctx, viewer.account!.id, config.document.slug),
+            flash: flashOf(request.query),
+          }),
           422,
         );
       }

@@ -56,8 +56,22 @@ beforeAll(async () => {
         }),
         makeEvent({
           slug: 'single',
-          ticket_types: [{ key: 'ga', name: 'General', price: 2500, capacity: 10 }],
-          orders: [makeOrder({ ref: 'ONE-1', created_at: '2026-11-21T10:00:00Z', paid_at: '2026-11-21T10:01:00Z' })],
+          ticket_types: [
+            { key: 'ga', name: 'General', price: 2500, capacity: 10 },
+            { key: 'vip', name: 'VIP', price: 9000, capacity: 10 },
+          ],
+          discount_codes: [
+            { code: 'FRIENDS', percent_off: 10, max_uses: 50, ticket_types: ['vip'] },
+            { code: 'PRESS', amount_off: 500 },
+          ],
+          orders: [
+            makeOrder({
+              ref: 'ONE-1',
+              created_at: '2026-11-21T10:00:00Z',
+              paid_at: '2026-11-21T10:01:00Z',
+              discounts: [{ code: 'PRESS', amount: 500 }],
+            }),
+          ],
         }),
       ],
     }),
@@ -137,5 +151,25 @@ describe('the console as an organiser reads it', () => {
     const axisLabels = [...empty.body.matchAll(/<text x="76" [^>]*class="tick">([^<]*)<\/text>/g)].map((m) => m[1]);
     expect(axisLabels.length).toBeGreaterThan(0);
     expect(new Set(axisLabels).size).toBe(axisLabels.length);
+  });
+
+  it('lists discount codes with their uses, limit and ticket types; an empty tab links to adding one', async () => {
+    const c = await signedIn();
+    const codes = await c.get('/console/a/words/events/single/codes');
+    expect(codes.statusCode).toBe(200);
+    expect(codes.body).toContain('10% off · used 0 of 50 · only VIP');
+    expect(codes.body).toContain('5.00 EUR off · used 1 time, no limit · every ticket type');
+    const none = await c.get('/console/a/words/events/show/codes');
+    expect(none.body).toContain('No discount codes yet. <a href="#add">Add the first discount code</a>.');
+    expect(none.body).toMatch(/<form method="post" action="[^"]+\/codes" class="card" id="add">/);
+  });
+
+  it('keeps the API out of the organiser’s reports', async () => {
+    const c = await signedIn();
+    for (const url of [`${ev}/reports`, `${ev}/reports/orders`]) {
+      const res = await c.get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).not.toContain('/api/v1');
+    }
   });
 });

@@ -121,7 +121,7 @@ export function incomePage(viewer: Viewer, event: string, query: Record<string, 
       </div>
       <p class="hint">
         In ${r.currency.toUpperCase()}. Collected: what buyers paid less refunds. Net: collected less tax, processor and
-        platform fees. The same figures as <code>GET /api/v1/events/{slug}/income</code>.
+        platform fees.
       </p>`;
   return consolePage({ title: 'Income', viewer, active: 'events', body });
 }
@@ -224,7 +224,7 @@ export function ordersReportPage(v: OrdersReportView): string {
           </tbody>
         </table>
       </div>
-      <p class="hint">In ${r.currency.toUpperCase()}, ${r.timezone}. The same figures as <code>GET /api/v1/events/{slug}/report</code>.</p>
+      <p class="hint">In ${r.currency.toUpperCase()}, ${r.timezone}.</p>
 
       <h2>Saved reports</h2>
       ${

@@ -81,6 +81,12 @@ export async function listCodes(
   return { discount_codes: page.map(present), next_after: rows.length > limit ? page.at(-1)!.code : null };
 }
 
+/** How often each of the event's codes has been used (its redeemed orders), by code. */
+export async function codeUses(db: Db, eventId: number): Promise<Map<string, number>> {
+  const rows = await db.selectFrom('discount_codes').select(['code', 'uses']).where('event_id', '=', eventId).execute();
+  return new Map(rows.map((r) => [r.code, Number(r.uses)]));
+}
+
 async function checkTerms(db: Db, eventId: number, t: CodeTerms): Promise<void> {
   const fields: Record<string, string[]> = {};
   if ((t.percent_off === undefined) === (t.amount_off === undefined))

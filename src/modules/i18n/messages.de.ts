@@ -124,7 +124,7 @@ export const de: Messages = {
   tax: 'MwSt.',
   includesTax: (amount) => `(enthält ${amount} MwSt.)`,
   payments: 'Zahlungen',
-  rails: { card: 'Karte', wallet: 'Wallet', sandbox: 'Testzahlung (Sandbox)', terminal: 'Karte vor Ort' },
+  rails: { card: 'Karte', wallet: 'Wallet', sandbox: 'Testzahlung (Sandbox, kein Geld bewegt)', terminal: 'Karte vor Ort' },
   paidBy: (amount, rail, when, test) => `${amount} bezahlt per ${rail}${test ? ' (Testzahlung, kein Geld bewegt)' : ''}, ${when}`,
   refundedLine: (amount, when, test) => `${amount} erstattet${test ? ' (Testerstattung)' : ''}, ${when}`,
 

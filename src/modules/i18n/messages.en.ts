@@ -118,7 +118,7 @@ export const en = {
   includesTax: (amount: string) => `(includes ${amount} tax)`,
   payments: 'Payments',
   /** how a payment was made, by its rail */
-  rails: { card: 'card', wallet: 'wallet', sandbox: 'test payment (sandbox)', terminal: 'card at the venue' } as Record<
+  rails: { card: 'card', wallet: 'wallet', sandbox: 'test payment (sandbox, no money moved)', terminal: 'card at the venue' } as Record<
     string,
     string
   >,

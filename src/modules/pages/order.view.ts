@@ -99,7 +99,7 @@ export function ledger(doc: OrderDocument, loc: Locale): SafeHtml {
   const when = (d: Date | string | null) => (d ? loc.dateTime(d, order.timezone) : '');
   return html`<h2>${m.payments}</h2>
     <ul>
-      ${succeeded.map((p) => html`<li>${m.paidBy(loc.money(p.amount_cents, p.currency), m.rails[p.rail] ?? p.rail, when(p.succeeded_at), p.simulated)}</li>`)}
+      ${succeeded.map((p) => html`<li>${m.paidBy(loc.money(p.amount_cents, p.currency), m.rails[p.rail] ?? p.rail, when(p.succeeded_at), p.simulated && p.rail !== 'sandbox')}</li>`)}
       ${done.map((r) => html`<li>${m.refundedLine(loc.money(r.amount_cents, r.currency), when(r.completed_at), r.simulated)}</li>`)}
     </ul>`;
 }
