@@ -118,10 +118,12 @@ export const en = {
   includesTax: (amount: string) => `(includes ${amount} tax)`,
   payments: 'Payments',
   /** how a payment was made, by its rail */
-  rails: { card: 'card', wallet: 'wallet', sandbox: 'test payment (sandbox, no money moved)', terminal: 'card at the venue' } as Record<
-    string,
-    string
-  >,
+  rails: {
+    card: 'card',
+    wallet: 'wallet',
+    sandbox: 'test payment (sandbox, no money moved)',
+    terminal: 'card at the venue',
+  } as Record<string, string>,
   paidBy: (amount: string, rail: string, when: string, test: boolean) =>
     `Paid ${amount} by ${rail}${test ? ', no money moved' : ''}, ${when}`,
   refundedLine: (amount: string, when: string, test: boolean) => `Refunded ${amount}${test ? ' (test refund)' : ''}, ${when}`,
