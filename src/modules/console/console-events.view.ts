@@ -1,5 +1,6 @@
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
+import { formatMoney } from '../../platform/money.ts';
 import type { EventConfig, EventDocument } from '../events/event-config.service.ts';
 import type { EventSummary } from '../events/events.service.ts';
 import { localInput } from './catalogue-form.ts';
@@ -23,7 +24,7 @@ export const STALE: Flash = {
 const when = (at: Date | string, tz: string) =>
   dateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
 
-/** The events list: upcoming first, then past ones, with tickets sold and capacity; archived ones on their own list. */
+/** The events list: upcoming first, then past ones, with tickets sold, net sales and capacity; archived ones on their own list. */
 export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; archived?: boolean; flash: Flash | null }): string {
   const { viewer, events } = opts;
   return consolePage({
@@ -46,6 +47,7 @@ export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; ar
                       <th scope="col">Event</th>
                       <th scope="col">Starts</th>
                       <th scope="col" class="num">Tickets sold</th>
+                      <th scope="col" class="num">Net sales</th>
                       <th scope="col" class="num">Capacity</th>
                     </tr>
                   </thead>
@@ -59,6 +61,7 @@ export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; ar
                           </td>
                           <td>${when(e.starts_at, e.timezone)}</td>
                           <td class="num" data-sold="${e.slug}">${e.sold ?? 0}</td>
+                          <td class="num">${formatMoney(Number(e.net_cents ?? 0), e.currency)}</td>
                           <td class="num">${e.capacity ?? '∞'}</td>
                         </tr>`,
                     )}

@@ -172,4 +172,16 @@ describe('the console as an organiser reads it', () => {
       expect(res.body, url).not.toContain('/api/v1');
     }
   });
+
+  it('lists events with their net sales, as their dashboards count them', async () => {
+    const c = await signedIn();
+    const list = await c.get('/console/a/words/events');
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain('<th scope="col" class="num">Net sales</th>');
+    const row = (slug: string) =>
+      new RegExp(`data-sold="${slug}">(\\d+)</td>\\s*<td class="num">([^<]+)</td>`).exec(list.body)?.slice(1);
+    expect(row('show')).toEqual(['2', '50.00 EUR']);
+    expect(row('single')).toEqual(['1', '20.00 EUR']);
+    expect(row('empty')).toEqual(['0', '0.00 EUR']);
+  });
 });

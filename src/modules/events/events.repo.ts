@@ -53,13 +53,14 @@ export function listTicketTypes(db: Db, accountId: number, eventId: number): Pro
 
 /**
  * The account's events for an overview: upcoming first (soonest first), then past ones (latest
- * first), with tickets sold (the counters the order triggers keep) and the capacity of the types
- * not archived (null when one of them has no limit).
+ * first), with tickets sold (the counters the order triggers keep), net sales (what paid orders
+ * took less discounts and refunds, in the event's currency: the dashboard's figure, from the same
+ * counters) and the capacity of the types not archived (null when one of them has no limit).
  */
 export function listEventSummaries(db: Db, accountId: number, now: Date) {
   return db
     .selectFrom('events as e')
-    .select(['e.id', 'e.slug', 'e.name', 'e.starts_at', 'e.timezone', 'e.status', 'e.sales_start_at', 'e.archived'])
+    .select(['e.id', 'e.slug', 'e.name', 'e.starts_at', 'e.timezone', 'e.currency', 'e.status', 'e.sales_start_at', 'e.archived'])
     .select((eb) => [
       eb
         .selectFrom('item_sales as s')
@@ -67,6 +68,13 @@ export function listEventSummaries(db: Db, accountId: number, now: Date) {
         .where('s.event_id', '=', eb.ref('e.id'))
         .where('s.kind', '=', 'tickets')
         .as('sold'),
+      eb
+        .selectFrom('income_counters as c')
+        .select(sql<string>`coalesce(sum(c.gross_cents - c.discount_cents - c.refund_cents), 0)::text`.as('n'))
+        .where('c.event_id', '=', eb.ref('e.id'))
+        .where('c.stamp', '=', 'paid')
+        .where('c.grain', '=', 'day')
+        .as('net_cents'),
       eb
         .selectFrom('ticket_types as t')
         .select(sql<number | null>`case when bool_or(t.capacity is null) then null else sum(t.capacity)::int end`.as('c'))
