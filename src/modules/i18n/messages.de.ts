@@ -55,6 +55,7 @@ export const de: Messages = {
   holdExplained: (minutes) =>
     `Wenn Sie fortfahren, halten wir Ihre Tickets ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} lang für Sie zurück, während Sie bezahlen; bezahlen Sie in dieser Zeit nicht, gehen sie zurück in den Verkauf.`,
   continueToPayment: 'Weiter zur Zahlung',
+  getTickets: 'Tickets sichern',
 
   enterWholeNumber: 'Bitte geben Sie eine ganze Zahl ein',
   chooseSession: 'Bitte wählen Sie einen Termin',

@@ -47,6 +47,8 @@ export const en = {
   holdExplained: (minutes: number) =>
     `When you continue, your tickets are held for you for ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} while you pay; if you do not pay in that time, they go back on sale.`,
   continueToPayment: 'Continue to payment',
+  /** the checkout button when nothing on the page costs anything */
+  getTickets: 'Get tickets',
 
   // the checkout form's field messages
   enterWholeNumber: 'Enter a whole number',

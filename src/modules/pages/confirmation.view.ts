@@ -45,10 +45,17 @@ export async function confirmationBody(doc: OrderDocument, loc: Locale, secret: 
           <dt>${valid.length ? m.ticketCount(valid.length) : m.tickets}</dt>
           <dd>${lines.map((l, i) => html`${i ? html`<br />` : ''}${l.quantity} × ${l.name}`)}</dd>
         </div>
-        <div>
-          <dt>${m.paid}</dt>
-          <dd>${loc.money(order.total_cents, order.currency)}</dd>
-        </div>
+        ${
+          order.total_cents === 0
+            ? html`<div>
+                <dt>${m.total}</dt>
+                <dd>${m.free}</dd>
+              </div>`
+            : html`<div>
+                <dt>${m.paid}</dt>
+                <dd>${loc.money(order.total_cents, order.currency)}</dd>
+              </div>`
+        }
       </dl>
       ${valid.length ? html`<p><a class="button" href="/o/${secret}/tickets.pdf">${m.downloadTickets}</a></p>` : ''}
     </section>

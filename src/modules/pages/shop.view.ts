@@ -255,7 +255,7 @@ export function shopPage(v: ShopView): SafeHtml {
               <span>${m.total}</span> <output aria-live="polite"></output>
             </p>
             <p class="muted">${m.holdExplained(Math.round(BROWSER_HOLD_MS / 60_000))}</p>
-            <button type="submit"${v.preview ? raw(' disabled') : ''}>${m.continueToPayment}</button>
+            <button type="submit"${v.preview ? raw(' disabled') : ''}>${allFree(data) ? m.getTickets : m.continueToPayment}</button>
           </form>`
     }`;
 }
@@ -305,4 +305,9 @@ function attendeeQuestions(v: ShopView): SafeHtml {
     }
   }
   return blocks.length ? html`${blocks}` : html`<p class="muted">${m.attendeeQuestionsLater}</p>`;
+}
+
+/** Nothing on the page costs anything (free tickets, free goods, no donations): no payment follows. */
+function allFree(data: ShopData): boolean {
+  return !data.donations.length && data.types.every((t) => !t.price) && data.goods.every((g) => !g.price);
 }
