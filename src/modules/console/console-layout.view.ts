@@ -89,6 +89,7 @@ figcaption{color:var(--muted);font-size:.9rem;margin:.5rem 0}
 progress{width:100%;height:1rem}ul.plain{list-style:none;padding:0;margin:0}ul.plain li{padding:.3rem 0;border-bottom:1px solid var(--line)}
 .report-nav{display:inline-flex;margin:0 0 1rem}tr.total th,tr.total td{background:#fafbfc}
 fieldset.plain-fieldset{border:0;padding:0;margin:0 0 .5rem}fieldset.plain-fieldset legend{font-weight:700;margin-bottom:.5rem}
+.nav-search{margin:.25rem 0 .5rem}.nav-search input{max-width:100%;min-width:9rem}
 .center{max-width:26rem;margin:8vh auto;padding:0 1rem}.center .card{padding:1.5rem}
 @media (max-width:48rem){.shell{grid-template-columns:minmax(0,1fr)}.nav{display:none}
 .topbar{display:flex;flex-wrap:wrap;align-items:center;gap:0 .75rem;background:#14213d;color:#e8ecf4;padding:.5rem .75rem;position:relative}
@@ -169,6 +170,13 @@ export function consolePage(opts: {
   const items = html`${
     acct
       ? html`${can(viewer, 'events.read') ? item(`${base}/events`, 'Events', 'events') : ''}
+        ${
+          can(viewer, 'orders.read')
+            ? html`<form method="get" action="${base}/orders" role="search" class="nav-search">
+                <input name="q" type="search" aria-label="Find an order by reference, email or name" placeholder="Find an order…" autocomplete="off" />
+              </form>`
+            : ''
+        }
         ${can(viewer, 'checkin') ? item(`${base}/door`, 'Door check-in', 'door') : ''}
         ${can(viewer, 'team.manage') ? item(`${base}/team`, 'Team', 'team') : ''}
         ${can(viewer, 'tokens.manage') ? item(`${base}/tokens`, 'API tokens', 'tokens') : ''}

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.ts';
-import { orderDeskDetail, orderOnDesk } from '../orders/order-desk.service.ts';
+import { findOrdersAcrossEvents, orderDeskDetail, orderOnDesk } from '../orders/order-desk.service.ts';
 import { patchBuyer } from '../orders/orders.service.ts';
 import { resendOrderMail } from '../orders/resend.service.ts';
 import { cancelOrder } from '../payments/cancel-order.service.ts';
@@ -19,6 +19,7 @@ import {
 } from './console.http.ts';
 import { eventBase, orderDeskPage, orderDoneFlash, type OrderPageOptions } from './console.order-desk.view.ts';
 import { refundPage } from './console.refund.view.ts';
+import { orderSearchPage } from './console.order-search.view.ts';
 import { readRefundForm } from './refund-form.ts';
 import type { Flash } from './console-layout.view.ts';
 import { randomSecret } from '../../platform/secrets.ts';
@@ -43,6 +44,15 @@ export async function consoleOrderDeskRoutes(app: FastifyInstance): Promise<void
     const { status, ...shown } = opts;
     return send(reply, orderDeskPage(viewer, d, shown), status ?? 200);
   };
+
+  // the header's search: the account's orders across its events
+  app.get<{ Params: { account: string } }>('/console/a/:account/orders', CONSOLE_PAGE, async (request, reply) => {
+    const viewer = await viewerOf(ctx, request, request.params.account);
+    requireRole(viewer, 'orders.read');
+    const q = String((request.query as Record<string, string>).q ?? '');
+    const found = q.trim() ? await findOrdersAcrossEvents(ctx, principalOfViewer(viewer), q) : [];
+    return send(reply, orderSearchPage(viewer, q, found));
+  });
 
   app.get<{ Params: PO }>('/console/a/:account/events/:event/orders/:ref', CONSOLE_PAGE, async (request, reply) => {
     const viewer = await viewerOf(ctx, request, request.params.account);

@@ -184,4 +184,25 @@ describe('the console as an organiser reads it', () => {
     expect(row('single')).toEqual(['1', '20.00 EUR']);
     expect(row('empty')).toEqual(['0', '0.00 EUR']);
   });
+
+  it('finds orders across all the account’s events from the header, by reference, ticket, email or name', async () => {
+    const c = await signedIn();
+    const home = await c.get('/console/a/words/events');
+    expect(home.body).toMatch(/<form method="get" action="\/console\/a\/words\/orders" role="search"/);
+    const refs = async (q: string) => {
+      const res = await c.get(`/console/a/words/orders?q=${encodeURIComponent(q)}`);
+      expect(res.statusCode).toBe(200);
+      return [...res.body.matchAll(/href="\/console\/a\/words\/events\/([^/]+)\/orders\/([^"]+)"/g)].map(
+        (m) => `${m[1]}/${m[2]}`,
+      );
+    };
+    expect(await refs('one-1')).toEqual(['single/ONE-1']);
+    expect(await refs('SHOW-2-1')).toEqual(['show/SHOW-2']);
+    expect(await refs('lovelace')).toEqual(['show/SHOW-2']);
+    expect((await refs('buyer')).length).toBe(0); // a name, not an email: no buyer is called that
+    const grace = await refs('hopper');
+    expect(grace).toEqual(['show/SHOW-1']);
+    const none = await c.get('/console/a/words/orders?q=nobody%40nowhere.example');
+    expect(none.body).toContain('No orders match');
+  });
 });

@@ -1,7 +1,15 @@
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/http/auth.ts';
-import { deskEvent, parseOrderFilter, searchOrders, type DeskOrder, type OrderFilter } from './order-search.repo.ts';
+import {
+  deskEvent,
+  findAccountOrders,
+  parseOrderFilter,
+  searchOrders,
+  type DeskOrder,
+  type FoundOrder,
+  type OrderFilter,
+} from './order-search.repo.ts';
 import { orderNotFound } from './orders.errors.ts';
 import { presentOrderDetail, type OrderDetailView } from './orders.presenter.ts';
 import type { OrderRecord } from './orders.repo.ts';
@@ -14,7 +22,14 @@ import { loadVisibleOrder } from './orders.service.ts';
  */
 
 // The console reads the filter from a query string and shows it back in the search form.
-export { isFiltered, ORDER_STATUSES, parseOrderFilter, type DeskOrder, type OrderFilter } from './order-search.repo.ts';
+export {
+  isFiltered,
+  ORDER_STATUSES,
+  parseOrderFilter,
+  type DeskOrder,
+  type FoundOrder,
+  type OrderFilter,
+} from './order-search.repo.ts';
 
 export interface DeskPayment {
   id: number;
@@ -216,4 +231,10 @@ export async function orderOnDesk(
   const detail = await orderDeskDetail(ctx, p, eventSlug, ref);
   const { event } = await deskEvent(ctx, p, eventSlug);
   return { ...detail, event };
+}
+
+/** The console header's search across the account's events (those the principal may see), newest first. */
+export async function findOrdersAcrossEvents(ctx: AppContext, p: Principal, text: string): Promise<FoundOrder[]> {
+  const found = await findAccountOrders(ctx.db, p.accountId, text.slice(0, 200), 50);
+  return p.eventSlugs ? found.filter((o) => p.eventSlugs!.has(o.event_slug)) : found;
 }

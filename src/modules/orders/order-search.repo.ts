@@ -225,3 +225,42 @@ export async function deskEvent(ctx: AppContext, p: Principal, eventSlug: string
     .execute();
   return { event, ticketTypes };
 }
+
+export interface FoundOrder extends DeskOrder {
+  event_slug: string;
+  event_name: string;
+}
+
+/**
+ * The console header's search: the account's orders, across its events, that an order or ticket
+ * reference names exactly, or whose buyer's email starts with the text, or (text without a digit
+ * or an @) whose buyer's name holds it; newest first, at most `limit`. References go through
+ * their unique indexes; email and name read the account's orders newest first and stop at `limit`.
+ */
+export async function findAccountOrders(db: Db, accountId: number, text: string, limit: number): Promise<FoundOrder[]> {
+  const t = text.trim();
+  if (!t) return [];
+  const upper = t.toUpperCase();
+  const email = t.includes('@');
+  const byRef = sql<boolean>`o.id = any(array(
+    select r.id from orders r where r.account_id = ${accountId} and r.ref = ${upper}
+    union all
+    select k.order_id from tickets k where k.account_id = ${accountId} and k.ref = ${upper}))`;
+  const rows = await db
+    .selectFrom('orders as o')
+    .innerJoin('events as e', 'e.id', 'o.event_id')
+    .select([...DESK_COLUMNS, 'e.slug as event_slug', 'e.name as event_name'])
+    .where('o.account_id', '=', accountId)
+    .where((eb) =>
+      eb.or([
+        byRef,
+        ...(email ? [eb(sql<string>`lower(o.email)`, 'like', `${literal(t.toLowerCase())}%`)] : []),
+        ...(!email && !/\d/.test(t) ? [eb('o.name', 'ilike', `%${literal(t)}%`)] : []),
+      ]),
+    )
+    .orderBy('o.created_at', 'desc')
+    .orderBy('o.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...deskRow(r), event_slug: r.event_slug, event_name: r.event_name }));
+}
