@@ -7,6 +7,7 @@ import { isReservedComponentName } from '../themes/templates.ts';
 import { isReservedAccountSlug } from '../accounts/reserved-slugs.ts';
 import type { AccountFile, EventIn, OrderIn, OrderLineIn } from './event-document.ts';
 import { numberProblems } from './number-bounds.ts';
+import { seatingProblems } from './seating-plan.ts';
 
 const require = createRequire(import.meta.url);
 // the project's copy of the contract's schema, kept where test/fixtures/README.md says to refresh it
@@ -199,6 +200,7 @@ function crossCheckEvent(
     refTypes(d.ticket_types, `${p}.ticket_types`);
   });
   (e.checkin_lists ?? []).forEach((l, j) => refTypes(l.ticket_types, `${at}.checkin_lists[${j}].ticket_types`));
+  if (e.seating) out.push(...seatingProblems(e.seating, e.ticket_types ?? [], `${at}.seating`));
   const refs = new Set<string>();
   const byKind = { tickets: types, goods, sessions, donations } as const;
   (e.orders ?? []).forEach((o, j) => {

@@ -1,6 +1,7 @@
 import type { Db } from '../../platform/db/database.ts';
 import { iso } from '../../platform/time.ts';
 import type { EventDocument, TicketTypeIn } from './event-document.ts';
+import { readSeating } from './seating.repo.ts';
 
 /** An account's event by slug; `lock`: held against other config writers until the transaction ends. */
 export async function eventRow(db: Db, accountId: number, slug: string, lock = false) {
@@ -100,6 +101,7 @@ export async function readDocument(db: Db, eventId: number): Promise<EventDocume
       .execute(),
     db.selectFrom('saved_reports').select(['name', 'query']).where('event_id', '=', eventId).orderBy('id').execute(),
   ]);
+  const seating = await readSeating(db, eventId);
   const audienceKey = new Map(audiences.map((a) => [a.id, a.key]));
   const typeKey = new Map(types.map((t) => [t.id, t.key]));
   const includesOf = by(includes, (i) => i.ticket_type_id);
@@ -131,6 +133,7 @@ export async function readDocument(db: Db, eventId: number): Promise<EventDocume
     status: e.status,
     ...(e.sales_start_at ? { sales_start_at: iso(e.sales_start_at)! } : {}),
     archived: e.archived,
+    ...(seating ? { seating } : {}),
     ticket_types: types.map((t): TicketTypeIn => ({
       key: t.key,
       name: t.name,

@@ -1,3 +1,5 @@
+import type { SeatingIn } from './seating-plan.ts';
+
 /*
  * The account file, as typed by the contract's JSON Schema (src/modules/events/account-file.schema.json).
  * Types only: the checks are in account-file.schemas.ts, what writes an event is event-writer.repo.ts.
@@ -95,6 +97,7 @@ export interface EventIn {
   status?: 'draft' | 'published';
   sales_start_at?: string;
   archived?: boolean;
+  seating?: SeatingIn;
   ticket_types?: TicketTypeIn[];
   goods?: GoodIn[];
   sessions?: SessionIn[];

@@ -3,6 +3,8 @@ import { configConflict } from './event-config.errors.ts';
 import type { EventDocument } from './event-document.ts';
 import type { StoredEvent } from './event-document.repo.ts';
 import { retireLeftOut, writeItems, type Written } from './event-items.repo.ts';
+import { readPlan, seatCounts } from './seating-plan.ts';
+import { writeSeating } from './seating.repo.ts';
 
 export interface WrittenEvent {
   event: { id: number; starts_at: Date; payment_expires_at: Date | null };
@@ -29,10 +31,21 @@ export async function writeEventDocument(
   // a new event can be checked in at once: without lists of its own it gets "All tickets"
   if (!stored && !d.checkin_lists?.length) d = { ...d, checkin_lists: [DOOR_LIST] };
   const event = await writeEventRow(trx, accountId, stored, d, currencies);
-  const items = await writeItems(trx, { accountId, eventId: event.id, now }, d, stored !== null);
+  const items = await writeItems(trx, { accountId, eventId: event.id, now }, withSeatCapacities(d), stored !== null);
+  await writeSeating(trx, { accountId, eventId: event.id, now }, d.seating, items.written, stored !== null);
   await writeSavedReports(trx, { account_id: accountId, event_id: event.id }, d.saved_reports ?? [], stored === null);
   if (stored) await retireLeftOut(trx, now, items);
   return { event, items: items.written };
+}
+
+/** A seated type's capacity is its number of unblocked seats, whatever the document says. */
+function withSeatCapacities(d: EventDocument): EventDocument {
+  if (!d.seating) return d;
+  const counts = seatCounts(d.seating, readPlan(d.seating.plan, '$.seating.plan').seats);
+  return {
+    ...d,
+    ticket_types: (d.ticket_types ?? []).map((t) => (counts.has(t.key) ? { ...t, capacity: counts.get(t.key)! } : t)),
+  };
 }
 
 /** The check-in list of an event whose document names none (contract section 11); every ticket type. */

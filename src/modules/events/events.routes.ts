@@ -3,7 +3,17 @@ import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses, nullableInteger, nullableString, slugParams } from '../../platform/http/schemas.ts';
 import { serializedOnce } from '../../platform/http/serialized.ts';
 import { eventConfigRoutes } from './event-config.routes.ts';
-import { getEvent, getEvents, getSeries, getTicketTypes, type EventView, type TicketTypeView } from './events.service.ts';
+import {
+  getEvent,
+  getEvents,
+  getSeatsJson,
+  getSeries,
+  getTicketTypes,
+  type EventView,
+  SEAT_STATUSES,
+  type SeatStatus,
+  type TicketTypeView,
+} from './events.service.ts';
 
 export const eventSchema = {
   $id: 'Event',
@@ -63,6 +73,22 @@ export const ticketTypeSchema = {
     max_per_order: nullableInteger,
     on_sale: { type: 'boolean' },
     position: { type: 'integer' },
+  },
+} as const;
+
+const seatSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['seat_guid', 'zone', 'row', 'number', 'label', 'category', 'ticket_type_id', 'status'],
+  properties: {
+    seat_guid: { type: 'string' },
+    zone: { type: 'string' },
+    row: { type: 'string' },
+    number: { type: 'string' },
+    label: { type: 'string' },
+    category: { type: 'string' },
+    ticket_type_id: { ...nullableInteger, description: 'null: the category is not sold' },
+    status: { type: 'string', enum: [...SEAT_STATUSES] },
   },
 } as const;
 
@@ -151,5 +177,35 @@ export async function eventsRoutes(app: FastifyInstance): Promise<void> {
       sendTypes(reply, await getTicketTypes(app.ctx, principalOf(request), request.params.slug), (types) => ({
         ticket_types: types,
       })),
+  );
+
+  app.get<{ Params: { slug: string }; Querystring: { status?: SeatStatus } }>(
+    '/events/:slug/seats',
+    {
+      ...common,
+      schema: {
+        tags: ['events'],
+        summary: "The seats of the event's plan in plan order, with their state; [] when it has no plan",
+        params: slugParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { status: { type: 'string', enum: [...SEAT_STATUSES] } },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: ['seats'],
+            properties: { seats: { type: 'array', items: seatSchema } },
+          },
+          ...errorResponses(400, 401, 403, 404, 429, 500),
+        },
+      },
+    },
+    // the answer is JSON text built by the database (seat-map.repo.ts): sent as it is
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send(await getSeatsJson(app.ctx, principalOf(request), request.params.slug, request.query.status)),
   );
 }

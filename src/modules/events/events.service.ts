@@ -3,6 +3,9 @@ import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import { canSeeEvent, type Principal } from '../../platform/http/auth.ts';
 import { iso } from '../../platform/time.ts';
+import { seatListJson, type SeatStatus } from './seat-map.repo.ts';
+
+export { SEAT_STATUSES, type SeatStatus } from './seat-map.repo.ts';
 import { findAccountById } from '../accounts/accounts.repo.ts';
 import {
   eventHasOrders,
@@ -160,4 +163,13 @@ export async function getEventId(ctx: AppContext, accountId: number, slug: strin
 /** Whether the account's event has any order (the console offers Delete without, Archive with). */
 export async function hasOrders(ctx: AppContext, accountId: number, slug: string): Promise<boolean> {
   return eventHasOrders(ctx.db, accountId, await getEventId(ctx, accountId, slug));
+}
+
+/**
+ * The event's seats with their state (contract section 12), as the JSON text of the answer;
+ * `{"seats": []}` for an event without a plan.
+ */
+export async function getSeatsJson(ctx: AppContext, p: Principal, slug: string, status?: SeatStatus): Promise<string> {
+  const event = await loadVisibleEvent(ctx, p, slug);
+  return `{"seats":${await seatListJson(ctx.db, event.id, ctx.clock.now(), status)}}`;
 }

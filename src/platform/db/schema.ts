@@ -170,6 +170,8 @@ export interface TicketTypesTable extends KeyedEventChild {
   requires_session: Generated<boolean>;
   tax_rate_bp: Generated<number>;
   group_discounts: GenJson<GroupDiscount[]>;
+  /** sold by seat (migration 0025): its capacity is its number of unblocked seats */
+  seated: Generated<boolean>;
 }
 
 export interface GoodsTable extends KeyedEventChild {
@@ -347,6 +349,47 @@ export interface TicketsTable {
   created_at: Timestamp;
   /** xid8 of the transaction that last changed what a scanner knows (migration 0016) */
   sync_xid: Generated<string>;
+  /** the seat it admits to (migration 0025) */
+  seat_guid: Generated<string | null>;
+}
+
+/** An event's `seating` as its document gave it (migration 0025). */
+export interface SeatingPlansTable {
+  event_id: number;
+  account_id: number;
+  plan: GenJson<Record<string, unknown>>;
+  categories: GenJson<Record<string, string>>;
+  blocked: GenJson<string[]>;
+}
+
+/** One seat of an event's plan, in plan order. */
+export interface EventSeatsTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  seat_guid: string;
+  ordinal: number;
+  zone: string;
+  row_number: string;
+  seat_number: string;
+  label: string;
+  category: string;
+  ticket_type_id: number | null;
+  blocked: Generated<boolean>;
+  x: Generated<number>;
+  y: Generated<number>;
+  radius: number | null;
+}
+
+/** A seat an order holds or bought; live while released_at is null (one live row per seat). */
+export interface OrderSeatsTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  order_id: number;
+  line_position: number;
+  seat_guid: string;
+  released_at: Timestamp | null;
 }
 
 export type Rail = 'card' | 'wallet' | 'sandbox' | 'terminal';
@@ -639,6 +682,9 @@ export interface DB {
   order_lines: OrderLinesTable;
   order_discounts: OrderDiscountsTable;
   tickets: TicketsTable;
+  seating_plans: SeatingPlansTable;
+  event_seats: EventSeatsTable;
+  order_seats: OrderSeatsTable;
   payments: PaymentsTable;
   refunds: RefundsTable;
   order_log: OrderLogTable;

@@ -1,0 +1,68 @@
+import { sql } from 'kysely';
+import type { Db } from '../../platform/db/database.ts';
+
+/** A seat's state on the map: free to buy, held by a pending order, bought, or kept off sale. */
+export type SeatStatus = 'available' | 'held' | 'sold' | 'blocked';
+
+export const SEAT_STATUSES: readonly SeatStatus[] = ['available', 'held', 'sold', 'blocked'];
+
+/**
+ * The live takes of an event's seats: a seat is held while its pending order's hold runs, sold
+ * once the order is paid; a hold that ran out frees the seat for readers before the sweeper
+ * cancels its order (as lapsed holds do for stock).
+ */
+function liveTakes(eventId: number, now: Date) {
+  return sql`select os.seat_guid, o.status from order_seats os join orders o on o.id = os.order_id
+    where os.event_id = ${eventId} and os.released_at is null
+      and (o.status = 'paid' or (o.status = 'pending' and coalesce(o.expires_at, 'infinity') > ${now}))`;
+}
+
+const statusOf = sql`case when s.blocked then 'blocked' when h.status = 'paid' then 'sold'
+  when h.status = 'pending' then 'held' else 'available' end`;
+
+/**
+ * The seats of `GET /events/{slug}/seats` in plan order, as the JSON text of the list: built by
+ * PostgreSQL in the query that reads them, so a 20,000-seat hall costs one round trip and no
+ * per-seat work in the process.
+ */
+export async function seatListJson(db: Db, eventId: number, now: Date, status?: SeatStatus): Promise<string> {
+  const r = await sql<{ seats: string }>`
+    select coalesce(json_agg(json_build_object('seat_guid', x.seat_guid, 'zone', x.zone, 'row', x.row_number,
+      'number', x.seat_number, 'label', x.label, 'category', x.category, 'ticket_type_id', x.ticket_type_id,
+      'status', x.status) order by x.ordinal), '[]')::text as seats
+    from (select s.*, ${statusOf} as status from event_seats s
+      left join (${liveTakes(eventId, now)}) h on h.seat_guid = s.seat_guid
+      where s.event_id = ${eventId}) x
+    ${status ? sql`where x.status = ${status}` : sql``}`.execute(db);
+  return r.rows[0]!.seats;
+}
+
+/** One seat for the buyer's map: what it is, where it is drawn, and whether it can be chosen. */
+export interface MapSeat {
+  seat_guid: string;
+  zone: string;
+  row: string;
+  number: string;
+  label: string;
+  category: string;
+  ticket_type_id: number | null;
+  x: number;
+  y: number;
+  radius: number | null;
+  status: SeatStatus;
+}
+
+/** The event's seats for the buyer's map, in plan order. */
+export async function mapSeats(db: Db, eventId: number, now: Date): Promise<MapSeat[]> {
+  const r = await sql<MapSeat>`
+    select s.seat_guid, s.zone, s.row_number as row, s.seat_number as number, s.label, s.category, s.ticket_type_id,
+      s.x, s.y, s.radius, ${statusOf} as status
+    from event_seats s left join (${liveTakes(eventId, now)}) h on h.seat_guid = s.seat_guid
+    where s.event_id = ${eventId} order by s.ordinal`.execute(db);
+  return r.rows.map((s) => ({ ...s, ticket_type_id: s.ticket_type_id === null ? null : Number(s.ticket_type_id) }));
+}
+
+/** The stored plan's drawing: its size, categories (colours) and zones' areas. */
+export async function planDrawing(db: Db, eventId: number) {
+  return db.selectFrom('seating_plans').select(['plan', 'categories']).where('event_id', '=', eventId).executeTakeFirst();
+}
