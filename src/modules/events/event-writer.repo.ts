@@ -4,7 +4,7 @@ import type { EventDocument } from './event-document.ts';
 import type { StoredEvent } from './event-document.repo.ts';
 import { retireLeftOut, writeItems, type Written } from './event-items.repo.ts';
 import { readPlan, seatCounts } from './seating-plan.ts';
-import { writeSeating } from './seating.repo.ts';
+import { refuseSeatChanges, writeSeating } from './seating.repo.ts';
 
 export interface WrittenEvent {
   event: { id: number; starts_at: Date; payment_expires_at: Date | null };
@@ -28,6 +28,7 @@ export async function writeEventDocument(
 ): Promise<WrittenEvent> {
   const currencies = [...new Set([d.currency, ...(d.currencies ?? []).filter((c) => c !== d.currency)])];
   if (stored) await refuseWhatOrdersForbid(trx, stored, d, currencies);
+  if (stored) await refuseSeatChanges(trx, stored.id, d.seating, now);
   // a new event can be checked in at once: without lists of its own it gets "All tickets"
   if (!stored && !d.checkin_lists?.length) d = { ...d, checkin_lists: [DOOR_LIST] };
   const event = await writeEventRow(trx, accountId, stored, d, currencies);

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
-import { expireHolds } from '../inventory/stock.repo.ts';
 import type { Written } from './event-items.repo.ts';
 import { readPlan, type PlanSeat, type SeatingIn } from './seating-plan.ts';
 
@@ -32,16 +31,34 @@ interface Wanted {
   blocked: boolean;
 }
 
-function wantedSeats(seating: SeatingIn | undefined, written: Written): Map<string, Wanted> {
+function wantedSeats(seating: SeatingIn | undefined, typeIdOf: (key: string) => number | undefined): Map<string, Wanted> {
   const out = new Map<string, Wanted>();
   if (!seating) return out;
   const blocked = new Set(seating.blocked ?? []);
   for (const seat of readPlan(seating.plan, '$.seating.plan').seats) {
     const key = Object.hasOwn(seating.categories, seat.category) ? seating.categories[seat.category] : undefined;
-    const ticketTypeId = key === undefined ? null : (written.ticket_types.get(key)?.id ?? null);
+    const ticketTypeId = key === undefined ? null : (typeIdOf(key) ?? null);
     out.set(seat.seat_guid, { seat, ticketTypeId, blocked: blocked.has(seat.seat_guid) });
   }
   return out;
+}
+
+/**
+ * The same refusal as writeSeating's, before anything is written, with the stored types' ids: a
+ * change to held seats is then named as such rather than as the capacity it would also break.
+ * writeSeating checks again under the inventory rows' locks.
+ */
+export async function refuseSeatChanges(trx: Db, eventId: number, seating: SeatingIn | undefined, now: Date): Promise<void> {
+  const live = await liveSeats(trx, eventId);
+  if (!live.length) return;
+  const types = await trx.selectFrom('ticket_types').select(['id', 'key']).where('event_id', '=', eventId).execute();
+  const idOf = new Map(types.map((t) => [t.key, t.id]));
+  const found = conflicts(
+    live,
+    wantedSeats(seating, (k) => idOf.get(k)),
+    now,
+  );
+  if (found.length) throw seatsInUse(found);
 }
 
 /** Live seats (held by a pending order, or sold) with what the stored plan says of them. */
@@ -50,34 +67,31 @@ async function liveSeats(trx: Db, eventId: number) {
     .selectFrom('order_seats as os')
     .innerJoin('orders as o', 'o.id', 'os.order_id')
     .leftJoin('event_seats as s', (j) => j.onRef('s.event_id', '=', 'os.event_id').onRef('s.seat_guid', '=', 'os.seat_guid'))
-    .leftJoin('ticket_types as t', 't.id', 's.ticket_type_id')
-    .select(['os.seat_guid', 'o.status', 'o.expires_at', 's.ticket_type_id', 't.inventory_id'])
+    .select(['os.seat_guid', 'o.status', 'o.expires_at', 's.ticket_type_id'])
     .where('os.event_id', '=', eventId)
     .where('os.released_at', 'is', null)
     .orderBy('os.id')
     .execute();
 }
 
-/** Seats the change would drop, re-map or block while an order holds or bought them. */
-function conflicts(live: Awaited<ReturnType<typeof liveSeats>>, wanted: Map<string, Wanted>, now: Date) {
-  const lapsed = new Set<number>();
+/**
+ * Seats the change would drop, re-map or block while an order holds or bought them. A hold that
+ * ran out does not count (its order is the orders module's to expire, as for capacity changes).
+ */
+function conflicts(live: Awaited<ReturnType<typeof liveSeats>>, wanted: Map<string, Wanted>, now: Date): string[] {
   const guids: string[] = [];
   for (const l of live) {
     const w = wanted.get(l.seat_guid);
     if (w && !w.blocked && w.ticketTypeId === l.ticket_type_id) continue;
-    if (l.status === 'pending' && l.expires_at !== null && l.expires_at.getTime() <= now.getTime()) {
-      if (l.inventory_id !== null) lapsed.add(l.inventory_id);
-      continue;
-    }
+    if (l.status === 'pending' && l.expires_at !== null && l.expires_at.getTime() <= now.getTime()) continue;
     guids.push(l.seat_guid);
   }
-  return { guids, lapsed };
+  return guids;
 }
 
 /**
  * Writes the event's seating (none: the event is not seated), refused (409) when held or sold
- * seats would be dropped, re-mapped to another type or blocked. Holds that ran out are released
- * first (their orders expire), as a capacity change does.
+ * seats would be dropped, re-mapped to another type or blocked.
  */
 export async function writeSeating(
   trx: Db,
@@ -86,14 +100,10 @@ export async function writeSeating(
   written: Written,
   stored: boolean,
 ): Promise<void> {
-  const wanted = wantedSeats(seating, written);
+  const wanted = wantedSeats(seating, (key) => written.ticket_types.get(key)?.id);
   if (stored) {
-    let found = conflicts(await liveSeats(trx, at.eventId), wanted, at.now);
-    if (found.lapsed.size) {
-      for (const id of [...found.lapsed].sort((a, b) => a - b)) await expireHolds(trx, at.now, { inventoryId: id });
-      found = conflicts(await liveSeats(trx, at.eventId), wanted, at.now);
-    }
-    if (found.guids.length) throw seatsInUse(found.guids);
+    const found = conflicts(await liveSeats(trx, at.eventId), wanted, at.now);
+    if (found.length) throw seatsInUse(found);
   }
   if (!seating) {
     if (stored) {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
+import { releaseSeats } from './seats.repo.ts';
 
 /**
  * Stock lives in `inventory` rows (capacity, taken). `taken` counts paid units and pending holds,
@@ -73,9 +74,10 @@ export async function tryReserve(trx: Db, units: Map<number, number>): Promise<n
   return null;
 }
 
-/** Gives back the stock held by these orders' lines (cancel, expiry, refund). */
+/** Gives back the stock held by these orders' lines and their seats (cancel, expiry, refund). */
 export async function releaseStock(trx: Db, orderIds: number[]): Promise<void> {
   if (orderIds.length === 0) return;
+  await releaseSeats(trx, orderIds);
   const lines = await trx
     .selectFrom('order_lines')
     .select(['inventory_id', 'quantity'])

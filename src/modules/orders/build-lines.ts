@@ -3,12 +3,15 @@ import { formatMoney } from '../../platform/money.ts';
 import type { Catalogue, CatalogueGood, CatalogueType } from './catalogue.repo.ts';
 import { invalidItems } from './orders.errors.ts';
 import { groupUnitPrice, priceIn, priceLine, type PricedLine } from './pricing.ts';
+import type { SeatWant } from './seat-allocation.ts';
 
 export interface ItemRequest {
   ticket_type_id: number;
   quantity: number;
   /** session chosen for a type that needs one (browser checkout) */
   session_id?: number;
+  /** seats of a seated type, exactly `quantity` of them (none: the best available are chosen) */
+  seats?: string[];
 }
 
 export interface BasketRequest {
@@ -91,6 +94,13 @@ export function buildLines(req: BasketRequest, cat: Catalogue, sc: SellingContex
     }
     if (t.max_per_order !== null && item.quantity > t.max_per_order) {
       throw invalidItems(`At most ${t.max_per_order} of ${label(t)} per order`);
+    }
+    if (item.seats !== undefined) {
+      if (!t.seated) throw invalidItems(`Ticket type ${label(t)} is not sold by seat; give no seats`);
+      if (item.seats.length !== item.quantity)
+        throw invalidItems(`Give exactly ${item.quantity} seat${item.quantity === 1 ? '' : 's'} for ${label(t)}`);
+      const twice = item.seats.find((g, k) => item.seats!.indexOf(g) !== k);
+      if (twice !== undefined) throw invalidItems(`The seat "${twice}" is named twice`);
     }
     let sessionId: number | null = null;
     if (t.requires_session) {
@@ -198,4 +208,24 @@ export function inventoryNames(lines: readonly PricedLine[]): Map<number, string
   const m = new Map<number, string>();
   for (const l of lines) if (l.inventory_id !== null && !m.has(l.inventory_id)) m.set(l.inventory_id, l.name);
   return m;
+}
+
+/** The seated types' ticket lines of a basket: what the order writer gives seats to. */
+export function seatWants(req: BasketRequest, cat: Catalogue, lines: readonly PricedLine[]): SeatWant[] {
+  const wants: SeatWant[] = [];
+  lines.forEach((l, line) => {
+    if (l.kind !== 'tickets' || l.ticket_type_id === null) return;
+    const t = cat.types.get(l.ticket_type_id);
+    if (!t?.seated) return;
+    const item = req.items.find((i) => i.ticket_type_id === t.id);
+    wants.push({
+      line,
+      ticketTypeId: t.id,
+      inventoryId: t.inventory_id,
+      name: t.name,
+      quantity: l.quantity,
+      ...(item?.seats ? { seats: item.seats } : {}),
+    });
+  });
+  return wants;
 }

@@ -18,6 +18,8 @@ export interface CatalogueType {
   requires_session: boolean;
   tax_rate_bp: number;
   group_discounts: GroupDiscount[];
+  /** sold by seat: each unit is a seat of its plan */
+  seated: boolean;
   includes: Array<{ good_id: number; quantity: number }>;
   sessions: number[];
 }

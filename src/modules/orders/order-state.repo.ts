@@ -51,14 +51,26 @@ export async function mintTickets(trx: Db, order: MintTarget, at: Date): Promise
   const lines = await trx
     .selectFrom('order_lines')
     // a ticket line's session_id is the session chosen for it (its `sessions` line holds the stock)
-    .select(['id', 'ticket_type_id', 'session_id', 'quantity'])
+    .select(['id', 'position', 'ticket_type_id', 'session_id', 'quantity'])
     .where('order_id', '=', order.id)
     .where('kind', '=', 'tickets')
     .orderBy('position')
     .execute();
+  // the order's seats, per line in the order they were chosen: the line's tickets take them in turn
+  const seats = await trx
+    .selectFrom('order_seats')
+    .select(['line_position', 'seat_guid'])
+    .where('order_id', '=', order.id)
+    .where('released_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  const seatsOf = new Map<number, string[]>();
+  for (const s of seats)
+    (seatsOf.get(s.line_position) ?? seatsOf.set(s.line_position, []).get(s.line_position)!).push(s.seat_guid);
   const rows = [];
   let n = 0;
   for (const l of lines) {
+    const lineSeats = seatsOf.get(l.position) ?? [];
     for (let i = 0; i < l.quantity; i++) {
       n++;
       rows.push({
@@ -71,6 +83,7 @@ export async function mintTickets(trx: Db, order: MintTarget, at: Date): Promise
         ref: `${order.ref}-${n}`,
         qr_token: randomSecret(),
         position: n,
+        seat_guid: lineSeats[i] ?? null,
         created_at: at,
       });
     }

@@ -12,6 +12,8 @@ import { fulfilOrder } from './fulfil-order.service.ts';
 import { catalogueChanged, invalidCode, shortOfStock } from './orders.errors.ts';
 import type { PricedLine } from './pricing.ts';
 import { expireLapsedHolds } from './order-state.repo.ts';
+import { chooseSeats, writeSeatPicks } from './order-seats.repo.ts';
+import type { SeatPick, SeatWant } from './seat-allocation.ts';
 
 /**
  * The write stage of the checkout pipeline, with group commit.
@@ -47,6 +49,8 @@ export interface PreparedOrder {
   now: Date;
   /** more for the order's "created" log entry (a complimentary order's reason and issuer) */
   note?: Record<string, unknown>;
+  /** its lines of seated types: the seats named, or best available */
+  seats?: SeatWant[];
 }
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -106,7 +110,9 @@ async function drain(ctx: AppContext, q: Queue, byEvent: Map<number, Queue>, eve
   }
 }
 
-const COLLISIONS = ['orders_account_id_ref_key', 'orders_qr_token_key', 'orders_access_secret_key'];
+// order_seats_live: a seat taken by a writer that did not hold the type's row lock (a plan change
+// racing a batch); the batch is tried again and then sees it taken
+const COLLISIONS = ['orders_account_id_ref_key', 'orders_qr_token_key', 'orders_access_secret_key', 'order_seats_live'];
 
 /** One transaction for the batch; retried with new refs if a generated one collided, or on a deadlock. */
 export async function writeBatch(ctx: AppContext, orders: PreparedOrder[]): Promise<WriteOutcome[]> {
@@ -180,8 +186,17 @@ async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[
   // 2. Stock, under the inventory rows' locks: first come, first served.
   const inventoryIds = [...new Set(active.flatMap((i) => [...orders[i]!.units.keys()]))].sort((a, b) => a - b);
   let granted = active;
+  let picks = new Map<number, SeatPick[]>();
   if (inventoryIds.length) {
     let stock = await lockInventory(trx, inventoryIds);
+    // 2a. Seats first, under those locks (a seated type always has its row): an order refused its
+    // seats takes no units, so the units go to orders that can be seated.
+    if (active.some((i) => orders[i]!.seats?.length)) {
+      const seated = await chooseSeats(trx, orders[0]!.row.event_id, (i) => orders[i]!.seats, active, now);
+      for (const [i, err] of seated.rejected) outcomes[i] = { rejected: err };
+      active = seated.granted;
+      picks = seated.picks;
+    }
     let allocation = allocate(orders, active, stock);
     if (allocation.shortOf.size) {
       // Holds that ran out still count in `taken` until swept: release those on the rows that
@@ -294,6 +309,12 @@ async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[
         from unnest(${ids}::bigint[], ${ids.map((id) => uses.get(id)!)}::int[]) as u(id, n) where d.id = u.id`.execute(trx);
     }
 
+    if (picks.size)
+      await writeSeatPicks(
+        trx,
+        granted.map((i, n) => ({ order: rows[n]!, picks: picks.get(i) })),
+      );
+
     // 6. Zero-total orders are paid at once: tickets minted, ticket mail queued.
     for (let n = 0; n < granted.length; n++) {
       if (rows[n]!.total_cents === 0) {
@@ -396,13 +417,14 @@ function parseJsonColumns(row: Record<string, unknown>): Record<string, unknown>
 
 /**
  * An order the one-statement path can write: one inventory row, no Idempotency-Key, no discount
- * code, something to pay (free orders are fulfilled at once), and no item that was unlimited when
+ * code, no seats, something to pay (free orders are fulfilled at once), and no item that was unlimited when
  * priced (those are re-read under a lock, see staleUnlimited).
  */
 function isPlainOrder(o: PreparedOrder): boolean {
   return (
     !o.idempotency &&
     o.codes.length === 0 &&
+    !o.seats?.length &&
     o.units.size === 1 &&
     Number(o.row.total_cents) > 0 &&
     o.lines.every((l) => l.inventory_id !== null || l.kind === 'donations')

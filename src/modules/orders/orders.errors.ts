@@ -29,3 +29,13 @@ export const orderNotFound = (ref: string): AppError => new AppError('not_found'
 /** An item got a capacity after the order was priced from a cached catalogue: priced again once. */
 export const catalogueChanged = (): AppError =>
   new AppError('unavailable', 'busy', 'The event changed while the order was placed; nothing was changed, please retry');
+/** Seats another order holds or bought (or kept off sale), named: the buyer picks again. */
+export const seatUnavailable = (seats: Array<{ seat_guid: string; label: string }>): AppError =>
+  new AppError(
+    'conflict',
+    'seat_unavailable',
+    seats.length === 1
+      ? `The seat ${seats[0]!.label} (${seats[0]!.seat_guid}) is no longer available`
+      : `These seats are no longer available: ${seats.map((s) => `${s.label} (${s.seat_guid})`).join(', ')}`,
+    { extra: { seats: seats.map((s) => s.seat_guid) } },
+  );

@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db/database.ts';
 import { iso } from '../../platform/time.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { discountsOf, linesOf, ticketRefsOf, type OrderRecord } from './orders.repo.ts';
+import { discountsOf, linesOf, seatsOfOrder, ticketRefsOf, type OrderRecord, type SeatView } from './orders.repo.ts';
 import type { PricedLine } from './pricing.ts';
 
 /** The order read shape of contract section 4 (list and single read). */
@@ -38,6 +38,7 @@ export interface OrderView {
 
 export interface OrderDetailView extends OrderView {
   tickets: string[];
+  seats: Array<SeatView & { ticket: string | null }>;
   answers: unknown[];
   item_answers: unknown[];
 }
@@ -107,8 +108,18 @@ export function orderView(
 }
 
 export async function presentOrderDetail(db: Db, order: OrderRecord): Promise<OrderDetailView> {
-  const [[view], tickets] = await Promise.all([presentOrders(db, [order]), ticketRefsOf(db, order.id)]);
-  return { ...view!, tickets: tickets.map((t) => t.ref), answers: order.answers ?? [], item_answers: order.item_answers ?? [] };
+  const [[view], tickets, seats] = await Promise.all([
+    presentOrders(db, [order]),
+    ticketRefsOf(db, order.id),
+    seatsOfOrder(db, order.id),
+  ]);
+  return {
+    ...view!,
+    tickets: tickets.map((t) => t.ref),
+    seats,
+    answers: order.answers ?? [],
+    item_answers: order.item_answers ?? [],
+  };
 }
 
 /** Capability URLs: only in the create response (and its idempotent replays). */

@@ -85,6 +85,41 @@ export function discountsOf(db: Db, orderIds: number[]) {
     .execute();
 }
 
+/** A seat as every read of an order or ticket shows it (contract section 12). */
+export interface SeatView {
+  seat_guid: string;
+  zone: string;
+  row: string;
+  number: string;
+  label: string;
+}
+
+/**
+ * The seats an order holds or bought, in the order of its lines and choice, each with the ref of
+ * the ticket that admits to it (null while the order is pending). A seat the plan no longer has
+ * (only possible once released) is shown by its guid.
+ */
+export async function seatsOfOrder(db: Db, orderId: number): Promise<Array<SeatView & { ticket: string | null }>> {
+  const rows = await db
+    .selectFrom('order_seats as os')
+    .leftJoin('tickets as t', (j) => j.onRef('t.order_id', '=', 'os.order_id').onRef('t.seat_guid', '=', 'os.seat_guid'))
+    .leftJoin('event_seats as s', (j) => j.onRef('s.event_id', '=', 'os.event_id').onRef('s.seat_guid', '=', 'os.seat_guid'))
+    .select(['t.ref as ticket', 'os.seat_guid', 's.zone', 's.row_number', 's.seat_number', 's.label'])
+    .where('os.order_id', '=', orderId)
+    .where('os.released_at', 'is', null)
+    .orderBy('os.line_position')
+    .orderBy('os.id')
+    .execute();
+  return rows.map((r) => ({
+    ticket: r.ticket,
+    seat_guid: r.seat_guid,
+    zone: r.zone ?? '',
+    row: r.row_number ?? '',
+    number: r.seat_number ?? '',
+    label: r.label ?? r.seat_guid,
+  }));
+}
+
 export function ticketRefsOf(db: Db, orderId: number) {
   return db.selectFrom('tickets').select('ref').where('order_id', '=', orderId).orderBy('position').orderBy('id').execute();
 }

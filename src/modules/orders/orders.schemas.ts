@@ -94,10 +94,29 @@ export const orderSchema = {
 /** The order's shape without its schema id, for routes outside the orders plugin that answer an order. */
 export const { $id: _id, ...orderShape } = orderSchema;
 
+/** The seats of an order (contract section 12): each with its ticket's ref, null while pending. */
+const orderSeatsSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['ticket', 'seat_guid', 'zone', 'row', 'number', 'label'],
+    properties: {
+      ticket: nullableString,
+      seat_guid: { type: 'string' },
+      zone: { type: 'string' },
+      row: { type: 'string' },
+      number: { type: 'string' },
+      label: { type: 'string' },
+    },
+  },
+} as const;
+
 export const createdOrderSchema = {
   ...orderShape,
   properties: {
     ...orderShape.properties,
+    seats: { ...orderSeatsSchema, description: 'the seats chosen (orders with seated tickets only)' },
     payment_url: { type: 'string', description: "the buyer's pay page (pending orders); a capability URL: treat as a secret" },
     url: { type: 'string', description: "the buyer's order page (paid orders); a capability URL: treat as a secret" },
   },
@@ -105,10 +124,11 @@ export const createdOrderSchema = {
 
 export const orderDetailSchema = {
   ...orderShape,
-  required: [...orderShape.required, 'tickets', 'answers', 'item_answers'],
+  required: [...orderShape.required, 'tickets', 'seats', 'answers', 'item_answers'],
   properties: {
     ...orderShape.properties,
     tickets: { type: 'array', items: { type: 'string' }, description: 'ticket refs' },
+    seats: orderSeatsSchema,
     answers: {
       type: 'array',
       items: {
@@ -140,6 +160,14 @@ export const createOrderBody = {
             description:
               `at least 1, at most the type's max_per_order and never more than ${MAX_LINE_QUANTITY} (422 invalid_items); ` +
               'more than is left of a type with a capacity, however many more: 409 sold_out',
+          },
+          seats: {
+            type: 'array',
+            maxItems: MAX_LINE_QUANTITY,
+            items: { type: 'string', minLength: 1, maxLength: 200 },
+            description:
+              'a seated type: exactly `quantity` seat_guids of that type (none: the best available, together in one row ' +
+              'where possible); a seat held or sold by another order: 409 seat_unavailable naming it',
           },
         },
       },

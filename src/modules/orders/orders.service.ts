@@ -10,6 +10,7 @@ import {
   findOrderByRef,
   findTicketByQrToken,
   listOrders,
+  seatsOfOrder,
   ticketStatusesOf,
   type OrderRecord,
 } from './orders.repo.ts';
@@ -39,7 +40,7 @@ export async function loadVisibleOrder(ctx: AppContext, p: Principal, ref: strin
 }
 
 export interface CreateOrderBody {
-  items: Array<{ ticket_type_id: number; quantity: number }>;
+  items: Array<{ ticket_type_id: number; quantity: number; seats?: string[] }>;
   email?: string;
   name?: string;
 }
@@ -50,7 +51,7 @@ export async function createOrderViaApi(
   slug: string,
   body: CreateOrderBody,
   idempotencyKey: string | undefined,
-): Promise<{ created: boolean; order: OrderView & { payment_url?: string; url?: string } }> {
+): Promise<{ created: boolean; order: OrderView & { payment_url?: string; url?: string; seats?: unknown[] } }> {
   if (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY) throw invalidIdempotencyKey();
   const event = await loadVisibleEvent(ctx, p, slug);
   if (body.email !== undefined && body.email.trim() !== '' && !isEmail(body.email.trim())) {
@@ -68,9 +69,10 @@ export async function createOrderViaApi(
   if (placed.written) {
     // built from what was written: an API order has no audience or portal (the written row is
     // this request's own, completed in place rather than copied, as is the view)
-    const { order, lines, codes } = placed.written;
+    const { order, lines, codes, seated } = placed.written;
     const record = Object.assign(order, { event_slug: event.slug, audience_key: null, portal_key: null });
-    return { created: true, order: Object.assign(orderView(record, lines, codes), capabilityUrls(ctx, order)) };
+    const view = Object.assign(orderView(record, lines, codes), capabilityUrls(ctx, order));
+    return { created: true, order: seated ? { ...view, seats: await seatsOfOrder(ctx.db, order.id) } : view };
   }
   const order = (await findOrderById(ctx.db, p.accountId, placed.orderId))!;
   const [view] = await presentOrders(ctx.db, [order]);

@@ -6,7 +6,7 @@ import type { EventRow } from '../events/events.repo.ts';
 import { isBuyerVisible } from '../events/event-listings.service.ts';
 import { notFound } from '../../platform/errors.ts';
 import { isForeignKeyViolation } from '../../platform/db/pg-errors.ts';
-import { buildLines, inventoryNames, type BasketRequest } from './build-lines.ts';
+import { buildLines, inventoryNames, seatWants, type BasketRequest } from './build-lines.ts';
 import { loadCatalogue, type Catalogue } from './catalogue.repo.ts';
 import { applyCodes, type AppliedCode } from './codes.service.ts';
 import { apiHoldEnd } from './holds.ts';
@@ -44,7 +44,7 @@ export interface PlacedOrder {
   /** false when an Idempotency-Key replay returned an existing order */
   created: boolean;
   /** the order as written, with its lines and codes (only when created): no read-back needed */
-  written?: { order: OrderRow; lines: PricedLine[]; codes: AppliedCode[] };
+  written?: { order: OrderRow; lines: PricedLine[]; codes: AppliedCode[]; seated: boolean };
 }
 
 /** Sales close at sales_end_at, else when the event ends, else when it starts. */
@@ -84,7 +84,7 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
     ? {
         orderId: outcome.order.id,
         created: true,
-        written: { order: outcome.order, lines: prepared.lines, codes: prepared.codes },
+        written: { order: outcome.order, lines: prepared.lines, codes: prepared.codes, seated: Boolean(prepared.seats?.length) },
       }
     : { orderId: outcome.orderId, created: false };
 }
@@ -123,6 +123,7 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
     sessionsSelectable: input.channel === 'web',
   });
   if (oversized.length) await refuseOversized(ctx, input.accountId, oversized, built, now);
+  const seats = seatWants(input, catalogue, built);
   const lines = input.comp ? built.map((l) => ({ ...l, unit_price_cents: 0, total_cents: 0, tax_cents: 0 })) : built;
   const problem = boundsProblem(lines, event.tax_mode, currency);
   if (problem !== null) await refuseOutOfBounds(ctx, input.accountId, lines, problem, now);
@@ -169,6 +170,7 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
     codes,
     units: unitsByInventory(lines),
     names: inventoryNames(lines),
+    ...(seats.length ? { seats } : {}),
     ...(input.idempotency ? { idempotency: input.idempotency } : {}),
     ...(input.comp ? { note: { comp: true, reason: input.comp.reason, by: input.comp.by } } : {}),
     now,

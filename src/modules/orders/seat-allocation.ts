@@ -1,0 +1,132 @@
+import type { AppError } from '../../platform/errors.ts';
+import type { SeatState } from '../inventory/seats.repo.ts';
+import { invalidItems, seatUnavailable, shortOfStock } from './orders.errors.ts';
+
+/*
+ * Which seats each order of a batch gets (contract section 12), first come first served. Pure:
+ * the seats and their holders were read under the types' inventory row locks.
+ */
+
+/** One ticket line of a seated type: the seats asked for, or none (best available). */
+export interface SeatWant {
+  /** the line's position in its order */
+  line: number;
+  ticketTypeId: number;
+  inventoryId: number | null;
+  name: string;
+  quantity: number;
+  seats?: string[];
+}
+
+export interface SeatPick {
+  line: number;
+  seat_guid: string;
+}
+
+export interface SeatAllocation {
+  granted: number[];
+  rejected: Map<number, AppError>;
+  picks: Map<number, SeatPick[]>;
+  /** inventory rows of the types whose chosen seats are held by holds that ran out (to expire first) */
+  lapsedRows: Set<number>;
+}
+
+/**
+ * The best `n` of these seats (a type's free seats, in plan order): together in one row where
+ * possible (the first row, in plan order, with `n` free side by side, a taken seat between two
+ * breaking it), else all in one row, else the first `n` in plan order. Null when fewer are free.
+ */
+export function bestAvailable(seats: readonly SeatState[], free: (s: SeatState) => boolean, n: number): SeatState[] | null {
+  const rows: SeatState[][] = [];
+  let last: SeatState | undefined;
+  for (const s of seats) {
+    if (!last || last.zone !== s.zone || last.row_number !== s.row_number) rows.push([]);
+    rows[rows.length - 1]!.push(s);
+    last = s;
+  }
+  for (const row of rows) {
+    let run: SeatState[] = [];
+    for (const s of row) {
+      run = free(s) ? [...run, s] : [];
+      if (run.length === n) return run;
+    }
+  }
+  for (const row of rows) {
+    const open = row.filter(free);
+    if (open.length >= n) return open.slice(0, n);
+  }
+  const open = seats.filter(free);
+  return open.length >= n ? open.slice(0, n) : null;
+}
+
+/**
+ * Seats for the candidates in arrival order. `lapsedFree`: a seat held by a hold that ran out
+ * counts as free (the caller then expires those holds and allocates again with it false).
+ */
+export function allocateSeats(
+  wants: ReadonlyMap<number, SeatWant[]>,
+  candidates: readonly number[],
+  states: readonly SeatState[],
+  lapsedFree: boolean,
+): SeatAllocation {
+  const byGuid = new Map(states.map((s) => [s.seat_guid, s]));
+  const byType = new Map<number, SeatState[]>();
+  for (const s of states)
+    if (s.ticket_type_id !== null)
+      (byType.get(s.ticket_type_id) ?? byType.set(s.ticket_type_id, []).get(s.ticket_type_id)!).push(s);
+  const claimed = new Set<string>();
+  const out: SeatAllocation = { granted: [], rejected: new Map(), picks: new Map(), lapsedRows: new Set() };
+  for (const i of candidates) {
+    const list = wants.get(i);
+    if (!list?.length) {
+      out.granted.push(i);
+      continue;
+    }
+    const mine = new Set<string>();
+    const free = (s: SeatState) =>
+      !s.blocked &&
+      !claimed.has(s.seat_guid) &&
+      !mine.has(s.seat_guid) &&
+      (s.holder === null || (lapsedFree && s.holder === 'lapsed'));
+    const picks: SeatPick[] = [];
+    const lapsed = new Set<number>();
+    let refusal: AppError | null = null;
+    for (const w of list) {
+      let chosen: SeatState[] | null;
+      if (w.seats) {
+        const unknown = w.seats.find((g) => byGuid.get(g)?.ticket_type_id !== w.ticketTypeId);
+        if (unknown !== undefined) {
+          refusal = invalidItems(`"${unknown}" is not a seat of "${w.name}"`);
+          break;
+        }
+        chosen = w.seats.map((g) => byGuid.get(g)!);
+        const taken = chosen.filter((s) => !free(s));
+        if (taken.length) {
+          refusal = seatUnavailable(taken);
+          break;
+        }
+      } else {
+        const pool = byType.get(w.ticketTypeId) ?? [];
+        chosen = bestAvailable(pool, free, w.quantity);
+        if (!chosen) {
+          refusal = shortOfStock(w.name, pool.filter(free).length);
+          break;
+        }
+      }
+      for (const s of chosen) {
+        mine.add(s.seat_guid);
+        picks.push({ line: w.line, seat_guid: s.seat_guid });
+        if (s.holder === 'lapsed' && w.inventoryId !== null) lapsed.add(w.inventoryId);
+      }
+    }
+    if (refusal) {
+      out.rejected.set(i, refusal);
+      continue;
+    }
+    for (const g of mine) claimed.add(g);
+    for (const id of lapsed) out.lapsedRows.add(id);
+    out.picks.set(i, picks);
+    out.granted.push(i);
+  }
+  return out;
+}

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
+import { theatrePlan } from '../events/seating.fixture.ts';
+
+/** Orders of seated types through the API (contract section 12): seats named, best available, holds and their release. */
+let t: TestApp;
+let a: Awaited<ReturnType<typeof seedAccount>>;
+let ids: Record<string, number>;
+const json = { 'content-type': 'application/json' };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await seedAccount(
+    t.ctx,
+    makeAccountFile({
+      slug: 'theatre',
+      events: [
+        makeEvent({
+          slug: 'play',
+          payment_expires_at: '2026-11-23T12:00:00Z',
+          ticket_types: [
+            { key: 'stalls', name: 'Stalls', price: 4500 },
+            { key: 'balcony', name: 'Balcony', price: 0 },
+            { key: 'standing', name: 'Standing', price: 1000, capacity: 40 },
+          ],
+          seating: { plan: theatrePlan(), categories: { Stalls: 'stalls', Balcony: 'balcony' }, blocked: ['stalls-A-1'] },
+        }),
+      ],
+    }),
+  );
+  const rows = await t.ctx.db.selectFrom('ticket_types').select(['id', 'key']).execute();
+  ids = Object.fromEntries(rows.map((r) => [r.key, r.id]));
+});
+afterAll(() => t.close());
+
+type Item = { ticket_type_id: number; quantity: number; seats?: string[] };
+const order = (items: Item[], email = 'buyer@example.org') =>
+  t.call(a.tokens.all, {
+    method: 'POST',
+    url: '/api/v1/events/play/orders',
+    headers: json,
+    payload: JSON.stringify({ items, email }),
+  });
+const get = (url: string) => t.call(a.tokens.all, { method: 'GET', url: `/api/v1${url}` });
+const statusOf = async (guid: string) =>
+  ((await get('/events/play/seats')).json().seats as Array<{ seat_guid: string; status: string }>).find(
+    (s) => s.seat_guid === guid,
+  )!.status;
+const seatGuids = (body: { seats: Array<{ seat_guid: string }> }) => body.seats.map((s) => s.seat_guid);
+
+describe('buying seats', () => {
+  it('holds the seats named, shows them on the order and the map, and never gives them to another order', async () => {
+    const res = await order([{ ticket_type_id: ids.stalls!, quantity: 2, seats: ['stalls-C-5', 'stalls-C-6'] }]);
+    expect(res.statusCode).toBe(201);
+    const created = res.json();
+    expect(created.seats).toEqual([
+      { ticket: null, seat_guid: 'stalls-C-5', zone: 'Stalls', row: 'C', number: '5', label: 'Row C, Seat 5' },
+      { ticket: null, seat_guid: 'stalls-C-6', zone: 'Stalls', row: 'C', number: '6', label: 'Row C, Seat 6' },
+    ]);
+    expect(seatGuids((await get(`/orders/${created.ref}`)).json())).toEqual(['stalls-C-5', 'stalls-C-6']);
+    expect(await statusOf('stalls-C-5')).toBe('held');
+
+    const again = await order([{ ticket_type_id: ids.stalls!, quantity: 2, seats: ['stalls-C-6', 'stalls-C-7'] }]);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toMatchObject({ code: 'seat_unavailable', seats: ['stalls-C-6'] });
+    expect(again.json().error.message).toContain('Row C, Seat 6');
+    expect(await statusOf('stalls-C-7')).toBe('available');
+  });
+
+  it('chooses the best available together in one row, in plan order, skipping blocked and taken seats', async () => {
+    const first = await order([{ ticket_type_id: ids.stalls!, quantity: 3 }]);
+    expect(first.statusCode).toBe(201);
+    expect(seatGuids(first.json())).toEqual(['stalls-A-2', 'stalls-A-3', 'stalls-A-4']);
+    // row A has 8 left side by side; 9 together are first found in row B
+    const second = await order([{ ticket_type_id: ids.stalls!, quantity: 9 }]);
+    expect(seatGuids(second.json())).toEqual(Array.from({ length: 9 }, (_, i) => `stalls-B-${i + 1}`));
+  });
+
+  it("refuses seats that are not the type's, a wrong count, a seat named twice, and seats on an unseated type", async () => {
+    const cases: Item[][] = [
+      [{ ticket_type_id: ids.stalls!, quantity: 1, seats: ['balcony-1-1'] }],
+      [{ ticket_type_id: ids.stalls!, quantity: 1, seats: ['nowhere'] }],
+      [{ ticket_type_id: ids.stalls!, quantity: 2, seats: ['stalls-D-1'] }],
+      [{ ticket_type_id: ids.stalls!, quantity: 2, seats: ['stalls-D-1', 'stalls-D-1'] }],
+      [{ ticket_type_id: ids.standing!, quantity: 1, seats: ['stalls-D-1'] }],
+    ];
+    for (const items of cases) {
+      const res = await order(items);
+      expect(res.statusCode, JSON.stringify(items)).toBe(422);
+      expect(res.json().error.code).toBe('invalid_items');
+    }
+    const blocked = await order([{ ticket_type_id: ids.stalls!, quantity: 1, seats: ['stalls-A-1'] }]);
+    expect(blocked.statusCode).toBe(409);
+    expect(blocked.json().error).toMatchObject({ code: 'seat_unavailable', seats: ['stalls-A-1'] });
+    expect(await statusOf('stalls-D-1')).toBe('available');
+  });
+
+  it("gives a paid order's tickets their seats", async () => {
+    const res = await order([{ ticket_type_id: ids.balcony!, quantity: 2, seats: ['balcony-1-4', 'balcony-1-3'] }]);
+    expect(res.statusCode).toBe(201);
+    const detail = (await get(`/orders/${res.json().ref}`)).json();
+    expect(detail.status).toBe('paid');
+    expect(detail.seats.map((s: { ticket: string; seat_guid: string }) => [s.ticket, s.seat_guid])).toEqual([
+      [`${detail.ref}-1`, 'balcony-1-4'],
+      [`${detail.ref}-2`, 'balcony-1-3'],
+    ]);
+    expect(await statusOf('balcony-1-4')).toBe('sold');
+  });
+
+  it('releases the seats on cancel and when the hold runs out', async () => {
+    const held = (await order([{ ticket_type_id: ids.stalls!, quantity: 1, seats: ['stalls-E-1'] }])).json();
+    const cancel = await t.call(a.tokens.all, { method: 'POST', url: `/api/v1/orders/${held.ref}/cancel` });
+    expect(cancel.statusCode).toBe(200);
+    expect(await statusOf('stalls-E-1')).toBe('available');
+    expect((await get(`/orders/${held.ref}`)).json().seats).toEqual([]);
+
+    const lapsing = (await order([{ ticket_type_id: ids.stalls!, quantity: 1, seats: ['stalls-E-2'] }])).json();
+    t.clock.advance(2 * 86_400_000);
+    expect(await statusOf('stalls-E-2')).toBe('available');
+    // the seat of a hold that ran out is taken at once, before any sweep
+    const next = await order([{ ticket_type_id: ids.stalls!, quantity: 1, seats: ['stalls-E-2'] }]);
+    expect(next.statusCode).toBe(201);
+    expect((await get(`/orders/${lapsing.ref}`)).json().status).toBe('canceled');
+  });
+
+  it('refuses a plan change that drops, re-maps or blocks a held seat, naming it', async () => {
+    const held = await order([{ ticket_type_id: ids.stalls!, quantity: 1, seats: ['stalls-F-12'] }]);
+    expect(held.statusCode).toBe(201);
+    const doc = (await get('/events/play/config')).json();
+    const put = (seating: unknown) =>
+      t.call(a.tokens.all, {
+        method: 'PUT',
+        url: '/api/v1/events/play/config',
+        headers: json,
+        payload: JSON.stringify({ ...doc, seating }),
+      });
+    const blocked = await put({ ...doc.seating, blocked: ['stalls-A-1', 'stalls-F-12'] });
+    expect(blocked.statusCode).toBe(409);
+    expect(blocked.json().error.seats).toEqual(['stalls-F-12']);
+    const remapped = await put({ ...doc.seating, categories: { Stalls: 'balcony', Balcony: 'stalls' } });
+    expect(remapped.statusCode).toBe(409);
+    expect(remapped.json().error.seats).toContain('stalls-F-12');
+    const plan = theatrePlan() as { zones: Array<{ rows: Array<{ seats: unknown[] }> }> };
+    plan.zones[0]!.rows[5]!.seats.pop();
+    const dropped = await put({ ...doc.seating, plan });
+    expect(dropped.statusCode).toBe(409);
+    expect(dropped.json().error.seats).toEqual(['stalls-F-12']);
+    expect((await get('/events/play/config')).json()).toEqual(doc);
+  });
+});
