@@ -100,6 +100,7 @@ describe('POST .../tickets/{qr}/checkins', () => {
       ticket_id: expect.any(Number),
       ticket_reference: 'TKT1-1',
       ticket_name: 'Ann',
+      seat: null,
       created_at: '2026-11-22T19:00:00Z',
     });
     expect(await count('main')).toBe(1);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
+import { ticketSeatJson, type SeatView } from '../orders/orders.repo.ts';
 
 export interface CheckinListRow {
   id: number;
@@ -124,6 +125,7 @@ export interface CheckableTicketRow {
   ref: string;
   qr_token: string;
   ticket_type_name: string;
+  seat: SeatView | null;
 }
 
 export async function listCheckableTickets(
@@ -136,7 +138,7 @@ export async function listCheckableTickets(
   const base = checkableTickets(db, accountId, list);
   const [rows, total] = await Promise.all([
     base
-      .select(['t.id', 't.ref', 't.qr_token', 'tt.name as ticket_type_name'])
+      .select(['t.id', 't.ref', 't.qr_token', 'tt.name as ticket_type_name', ticketSeatJson('t').as('seat')])
       .orderBy('t.id')
       .limit(limit)
       .offset(offset)
@@ -193,6 +195,7 @@ export interface ScannedTicket {
   ticket_type_id: number;
   status: 'valid' | 'voided';
   order_status: string;
+  seat: SeatView | null;
 }
 
 export function findTicketByQr(db: Db, accountId: number, qrToken: string): Promise<ScannedTicket | undefined> {
@@ -208,6 +211,7 @@ export function findTicketByQr(db: Db, accountId: number, qrToken: string): Prom
       't.ticket_type_id',
       't.status',
       'o.status as order_status',
+      ticketSeatJson('t').as('seat'),
     ])
     .where('t.account_id', '=', accountId)
     .where('t.qr_token', '=', qrToken)

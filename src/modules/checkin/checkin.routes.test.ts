@@ -168,6 +168,7 @@ describe('tickets and orders that can be checked in', () => {
       reference: 'GIG-1-3',
       id: expect.any(Number),
       ticket_type: 'VIP',
+      seat: null,
     });
     const vip = (await get(acct.tokens.view, `${base()}/${ids['gig/vipdoor']}/tickets`)).json();
     expect(vip.tickets.map((x: { reference: string }) => x.reference)).toEqual(['GIG-1-3']);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses, timestamp } from '../../platform/http/schemas.ts';
+import { ticketSeatSchema } from '../orders/orders.schemas.ts';
 import {
   checkInOrder,
   checkInTicket,
@@ -220,11 +221,12 @@ export async function checkinRoutes(app: FastifyInstance): Promise<void> {
       querystring: pagingQuerySchema,
       response: resp(
         page('tickets', {
-          required: ['qr_code_identifier', 'qr_code_url', 'url_checksum', 'reference', 'id', 'ticket_type'],
+          required: ['qr_code_identifier', 'qr_code_url', 'url_checksum', 'reference', 'id', 'ticket_type', 'seat'],
           properties: {
             ...scannable,
             id: { type: 'integer' },
             ticket_type: { type: 'string', description: 'name of the ticket type' },
+            seat: ticketSeatSchema,
           },
         }),
         401,
@@ -297,8 +299,12 @@ export async function checkinRoutes(app: FastifyInstance): Promise<void> {
         {
           type: 'object',
           additionalProperties: false,
-          required: [...Object.keys(created), 'ticket_name'],
-          properties: { ...created, ticket_name: { type: 'string', description: "attendee name ('' when none)" } },
+          required: [...Object.keys(created), 'ticket_name', 'seat'],
+          properties: {
+            ...created,
+            ticket_name: { type: 'string', description: "attendee name ('' when none)" },
+            seat: ticketSeatSchema,
+          },
         },
         400,
         401,

@@ -146,6 +146,7 @@ export async function getCheckableTickets(ctx: AppContext, p: Principal, eventSl
         reference: t.ref,
         id: Number(t.id),
         ticket_type: t.ticket_type_name,
+        seat: t.seat,
       };
     }),
     meta,
@@ -194,6 +195,7 @@ export async function checkInTicket(
     ticket_id: Number(ticket.id),
     ticket_reference: ticket.ref,
     ticket_name: ticket.attendee_name ?? '',
+    seat: ticket.seat,
     created_at: iso(result.created_at),
   };
 }

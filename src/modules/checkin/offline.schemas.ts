@@ -1,4 +1,5 @@
 import { nullableTimestamp } from '../../platform/http/schemas.ts';
+import { ticketSeatSchema } from '../orders/orders.schemas.ts';
 
 /** Schemas of the offline check-in exchange (contract section 9), shared by the API and the console's scanner. */
 
@@ -20,13 +21,24 @@ export const syncResponseSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['id', 'reference', 'ticket_type', 'ticket_type_slug', 'attendee_name', 'qr_sha256', 'status', 'checked_in_at'],
+        required: [
+          'id',
+          'reference',
+          'ticket_type',
+          'ticket_type_slug',
+          'attendee_name',
+          'seat',
+          'qr_sha256',
+          'status',
+          'checked_in_at',
+        ],
         properties: {
           id: { type: 'integer' },
           reference: { type: 'string' },
           ticket_type: { type: 'string' },
           ticket_type_slug: { type: 'string' },
           attendee_name: { type: 'string' },
+          seat: ticketSeatSchema,
           qr_sha256: { type: 'string', description: 'hex SHA-256 of the qr_code_identifier' },
           status: { type: 'string', enum: ['valid', 'void'] },
           checked_in_at: nullableTimestamp,

@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/http/auth.ts';
 import { iso } from '../../platform/time.ts';
+import { ticketSeatJson, type SeatView } from '../orders/orders.repo.ts';
 import { loadList, onList } from './checkin.service.ts';
 
 /**
@@ -18,6 +19,7 @@ export interface SyncTicket {
   ticket_type: string;
   ticket_type_slug: string;
   attendee_name: string;
+  seat: SeatView | null;
   qr_sha256: string;
   status: 'valid' | 'void';
   checked_in_at: string | null;
@@ -84,7 +86,7 @@ export async function syncList(
   const select = (from: Position, where: ReturnType<typeof sql>, n: number) =>
     sql<SyncRow>`
     select t.id, t.ref, coalesce(t.attendee_name, o.name) as attendee_name, t.qr_token, t.status, o.status as order_status,
-      tt.name as type_name, tt.key as type_key, t.sync_xid::text as xid,
+      tt.name as type_name, tt.key as type_key, t.sync_xid::text as xid, ${ticketSeatJson('t')} as seat,
       (select c.created_at from checkins c
         where c.checkin_list_id = ${list.id} and c.ticket_id = t.id and not c.conflict) as checked_in_at
     from tickets t
@@ -110,6 +112,7 @@ export async function syncList(
       ticket_type: t.type_name,
       ticket_type_slug: t.type_key,
       attendee_name: t.attendee_name ?? '',
+      seat: t.seat,
       qr_sha256: createHash('sha256').update(t.qr_token, 'utf8').digest('hex'),
       status: t.status === 'valid' && t.order_status === 'paid' ? 'valid' : 'void',
       checked_in_at: t.checked_in_at ? iso(t.checked_in_at) : null,
@@ -129,6 +132,7 @@ interface SyncRow {
   type_name: string;
   type_key: string;
   xid: string;
+  seat: SeatView | null;
   checked_in_at: Date | null;
 }
 

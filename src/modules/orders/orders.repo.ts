@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import type { OrdersTable } from '../../platform/db/schema.ts';
@@ -92,6 +93,17 @@ export interface SeatView {
   row: string;
   number: string;
   label: string;
+}
+
+/**
+ * A ticket's seat as a JSON value (null when it has none), for a query over `tickets` named
+ * `alias`: what check-in reads, the door sync, exports and pages show of it.
+ */
+export function ticketSeatJson(alias: string) {
+  const t = (c: string) => sql.ref(`${alias}.${c}`);
+  return sql<SeatView | null>`(select json_build_object('seat_guid', s.seat_guid, 'zone', s.zone, 'row', s.row_number,
+    'number', s.seat_number, 'label', s.label) from event_seats s
+    where s.event_id = ${t('event_id')} and s.seat_guid = ${t('seat_guid')})`;
 }
 
 /**

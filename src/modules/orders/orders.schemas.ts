@@ -94,6 +94,20 @@ export const orderSchema = {
 /** The order's shape without its schema id, for routes outside the orders plugin that answer an order. */
 export const { $id: _id, ...orderShape } = orderSchema;
 
+/** A ticket's seat (contract section 12), or null. */
+export const ticketSeatSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['seat_guid', 'zone', 'row', 'number', 'label'],
+  properties: {
+    seat_guid: { type: 'string' },
+    zone: { type: 'string' },
+    row: { type: 'string' },
+    number: { type: 'string' },
+    label: { type: 'string' },
+  },
+} as const;
+
 /** The seats of an order (contract section 12): each with its ticket's ref, null while pending. */
 const orderSeatsSchema = {
   type: 'array',

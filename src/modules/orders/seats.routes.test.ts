@@ -25,6 +25,7 @@ beforeAll(async () => {
             { key: 'standing', name: 'Standing', price: 1000, capacity: 40 },
           ],
           seating: { plan: theatrePlan(), categories: { Stalls: 'stalls', Balcony: 'balcony' }, blocked: ['stalls-A-1'] },
+          checkin_lists: [{ key: 'door', name: 'Door' }],
         }),
       ],
     }),
@@ -106,6 +107,22 @@ describe('buying seats', () => {
       [`${detail.ref}-2`, 'balcony-1-3'],
     ]);
     expect(await statusOf('balcony-1-4')).toBe('sold');
+
+    // the door: the list's tickets, the offline sync and a scan all say the seat
+    const seat = { seat_guid: 'balcony-1-4', zone: 'Balcony', row: '1', number: '4', label: 'Row 1, Seat 4' };
+    const list = await t.ctx.db.selectFrom('checkin_lists').select('id').executeTakeFirstOrThrow();
+    const base = `/theatre/play/checkin_lists/${list.id}`;
+    const tickets = (await t.call(a.tokens.all, { method: 'GET', url: `${base}/tickets` })).json().tickets;
+    expect(tickets.find((x: { reference: string }) => x.reference === `${detail.ref}-1`).seat).toEqual(seat);
+    const synced = (await t.call(a.tokens.all, { method: 'GET', url: `${base}/sync` })).json().tickets;
+    expect(synced.find((x: { reference: string }) => x.reference === `${detail.ref}-1`).seat).toEqual(seat);
+    const qr = await t.ctx.db
+      .selectFrom('tickets')
+      .select('qr_token')
+      .where('ref', '=', `${detail.ref}-1`)
+      .executeTakeFirstOrThrow();
+    const scan = await t.call(a.tokens.all, { method: 'POST', url: `${base}/tickets/${qr.qr_token}/checkins` });
+    expect(scan.json().seat).toEqual(seat);
   });
 
   it('releases the seats on cancel and when the hold runs out', async () => {
