@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database.ts';
+import { ticketSeatJson } from './orders.repo.ts';
 
 /**
  * Everything the buyer-facing views of one order need (pay page, order page, mails), loaded in
@@ -39,7 +40,15 @@ export async function loadOrderDocument(db: Db, where: { id: number } | { secret
     db
       .selectFrom('tickets as t')
       .innerJoin('ticket_types as tt', 'tt.id', 't.ticket_type_id')
-      .select(['t.id', 't.ref', 't.attendee_name', 't.qr_token', 't.status', 'tt.name as type_name'])
+      .select([
+        't.id',
+        't.ref',
+        't.attendee_name',
+        't.qr_token',
+        't.status',
+        'tt.name as type_name',
+        ticketSeatJson('t').as('seat'),
+      ])
       .where('t.order_id', '=', order.id)
       .orderBy('t.position')
       .execute(),

@@ -161,6 +161,7 @@ describe('orders as CSV', () => {
       'paid',
       'valid',
       'VIP, front row',
+      '',
       // no name per ticket: the ticket carries the buyer's, as its PDF prints it
       'Bob Builder',
       'Bob Builder',
@@ -169,7 +170,7 @@ describe('orders as CSV', () => {
       '99.50',
       '2026-11-22 19:15:00',
     ]);
-    const a = rows.filter((r) => r[1] === 'SHOW-A').map((r) => r[5]);
+    const a = rows.filter((r) => r[1] === 'SHOW-A').map((r) => r[6]);
     expect(a).toEqual([`'+Plus Person`, 'Zoë "Quotes", Jr.']);
     // a pending order has no tickets yet
     expect(rows.some((r) => r[1] === 'SHOW-C')).toBe(false);

@@ -9,6 +9,8 @@ import { loadVisibleEvent } from '../events/events.service.ts';
 import { tzOffset } from '../../platform/date-range.ts';
 import { eachOrderBatch, type DeskOrder, type OrderFilter } from './order-search.repo.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
+import { ticketSeatJson, type SeatView } from './orders.repo.ts';
+import { seatText } from './seat-text.ts';
 
 /**
  * Orders and attendees as CSV: UTF-8 with a byte-order mark (spreadsheet programs then read it as
@@ -113,6 +115,7 @@ interface TicketRow {
   status: string;
   attendee_name: string | null;
   type_name: string;
+  seat: SeatView | null;
   unit_price_cents: number;
   checked_in_at: Date | null;
 }
@@ -121,7 +124,8 @@ async function attendeeRows(db: Db, orders: DeskOrder[], time: (at: Date | null)
   const byId = new Map(orders.map((o) => [o.id, o]));
   const tickets = (
     await sql<TicketRow>`
-      select t.id, t.order_id, t.ref, t.status, t.attendee_name, tt.name as type_name, l.unit_price_cents,
+      select t.id, t.order_id, t.ref, t.status, t.attendee_name, tt.name as type_name, ${ticketSeatJson('t')} as seat,
+        l.unit_price_cents,
         (select min(c.created_at) from checkins c where c.ticket_id = t.id and not c.conflict) as checked_in_at
       from tickets t
       join ticket_types tt on tt.id = t.ticket_type_id
@@ -141,6 +145,7 @@ async function attendeeRows(db: Db, orders: DeskOrder[], time: (at: Date | null)
         o.status,
         t.status === 'valid' && o.status === 'paid' ? 'valid' : 'void',
         textCell(t.type_name),
+        textCell(seatText(t.seat)),
         // the name the ticket carries, as its PDF prints it: the buyer's when none was given per ticket
         textCell(t.attendee_name ?? o.name),
         textCell(o.name),
@@ -186,6 +191,7 @@ export async function exportOrdersCsv(
           'order status',
           'ticket status',
           'ticket type',
+          'seat',
           'attendee',
           'buyer name',
           'buyer email',

@@ -8,6 +8,7 @@ import { ticketsPdf } from './ticket-pdf.view.ts';
 import { loadMailTheme } from '../themes/page-theme.service.ts';
 import { MAIL_FONT, mailFrame } from './mail-frame.view.ts';
 import { loadOrderDocument, type OrderDocument } from './order-document.repo.ts';
+import { seatText } from './seat-text.ts';
 
 function orderPageUrl(ctx: AppContext, doc: OrderDocument): string {
   return `${ctx.config.baseUrl}/o/${doc.order.access_secret}`;
@@ -57,7 +58,7 @@ async function ticketBlocks(doc: OrderDocument, loc: Locale): Promise<{ html: st
     blocks.push(
       `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="border:1px solid #dcdcd6;border-radius:8px;margin:12px 0"><tr>` +
         `<td width="176" style="padding:12px;width:160px;vertical-align:top"><img src="cid:${escapeHtml(cid)}" width="160" height="160" alt="${escapeHtml(loc.m.qrFor(t.ref))}" style="display:block;border:0"></td>` +
-        `<td style="padding:12px 12px 12px 0;vertical-align:top;font-family:${MAIL_FONT};font-size:15px;line-height:22px;color:#1b1b1f"><strong style="font-size:16px">${escapeHtml(t.type_name)}</strong><br>${escapeHtml(t.attendee_name ?? doc.order.name ?? '')}<br><span style="color:#5f5f66;font-family:ui-monospace,Menlo,Consolas,monospace">${escapeHtml(t.ref)}</span></td>` +
+        `<td style="padding:12px 12px 12px 0;vertical-align:top;font-family:${MAIL_FONT};font-size:15px;line-height:22px;color:#1b1b1f"><strong style="font-size:16px">${escapeHtml(t.type_name)}</strong><br>${t.seat ? `<strong>${escapeHtml(seatText(t.seat))}</strong><br>` : ''}${escapeHtml(t.attendee_name ?? doc.order.name ?? '')}<br><span style="color:#5f5f66;font-family:ui-monospace,Menlo,Consolas,monospace">${escapeHtml(t.ref)}</span></td>` +
         `</tr></table>`,
     );
   }
@@ -74,7 +75,9 @@ export async function renderTicketMail(ctx: AppContext, payload: Record<string, 
   const { m } = loc;
   const url = orderPageUrl(ctx, doc);
   const when = loc.dateTime(order.event_starts_at, order.timezone);
-  const tickets = doc.tickets.map((t) => `${t.ref}: ${t.type_name}${t.attendee_name ? ` (${t.attendee_name})` : ''}`);
+  const tickets = doc.tickets.map(
+    (t) => `${t.ref}: ${t.type_name}${t.seat ? `, ${seatText(t.seat)}` : ''}${t.attendee_name ? ` (${t.attendee_name})` : ''}`,
+  );
   const lines = [
     m.thankYou(order.ref, order.event_name, when),
     m.totalPaid(loc.money(order.total_cents, order.currency)),

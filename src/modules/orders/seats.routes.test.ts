@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
@@ -123,6 +124,21 @@ describe('buying seats', () => {
       .executeTakeFirstOrThrow();
     const scan = await t.call(a.tokens.all, { method: 'POST', url: `${base}/tickets/${qr.qr_token}/checkins` });
     expect(scan.json().seat).toEqual(seat);
+
+    // the buyer's order page, the PDF and the attendee export print it
+    const { access_secret: secret } = await t.ctx.db
+      .selectFrom('orders')
+      .select('access_secret')
+      .where('ref', '=', detail.ref)
+      .executeTakeFirstOrThrow();
+    const page = await t.app.inject({ method: 'GET', url: `/o/${secret}` });
+    expect(page.body).toContain('Balcony · Row 1, Seat 4');
+    const pdf = await t.app.inject({ method: 'GET', url: `/o/${secret}/tickets.pdf` });
+    const text = execFileSync('pdftotext', ['-', '-'], { input: pdf.rawPayload }).toString();
+    expect(text).toContain('Balcony · Row 1, Seat 4');
+    expect(text).toContain('Balcony · Row 1, Seat 3');
+    const csv = await t.call(a.tokens.all, { method: 'GET', url: '/api/v1/events/play/orders.csv?kind=attendees' });
+    expect(csv.body).toContain('Balcony · Row 1, Seat 4');
   });
 
   it('releases the seats on cancel and when the hold runs out', async () => {

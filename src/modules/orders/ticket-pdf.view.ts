@@ -5,6 +5,7 @@ import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import type { Locale } from '../i18n/i18n.ts';
 import type { OrderDocument } from './order-document.repo.ts';
+import { seatText } from './seat-text.ts';
 
 /**
  * Tickets to keep: one A4 page per valid ticket with its QR code, the event, when and where, the
@@ -117,6 +118,7 @@ export async function ticketsPdf({ doc: d, loc, refs }: TicketPdfInput): Promise
     }
     pdf.moveDown(0.6);
     write(pdf, t.type_name, { size: 14, bold: true, gap: 0.1 });
+    if (t.seat) write(pdf, seatText(t.seat), { size: 14, bold: true, gap: 0.1 });
     write(pdf, t.attendee_name ?? d.order.name ?? '', { size: 13, gap: 0.8 });
     write(pdf, loc.m.pdfTicket, { size: 9, color: '#555555' });
     write(pdf, t.ref, { size: 13, bold: true, gap: 0.3 });

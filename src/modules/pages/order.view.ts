@@ -2,6 +2,7 @@ import QRCode from 'qrcode';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import type { Locale } from '../i18n/i18n.ts';
 import type { OrderDocument } from '../orders/order-document.repo.ts';
+import { seatText } from '../orders/seat-text.ts';
 
 /** Pieces of HTML shared by the pay page and the order page. Every value is escaped by `html`. */
 
@@ -133,7 +134,7 @@ export async function ticketCards(
       return html`<li class="admit-ticket${voided ? ' admit-voided' : ''}" data-ticket="${t.ref}">
         <figure role="img" aria-label="${m.qrFor(t.ref)}">${raw(svg)}</figure>
         <p>
-          <strong>${t.type_name}</strong><br />${t.attendee_name ?? doc.order.name ?? ''}<br /><small class="muted"
+          <strong>${t.type_name}</strong><br />${t.seat ? html`<strong class="admit-seat">${seatText(t.seat)}</strong><br />` : ''}${t.attendee_name ?? doc.order.name ?? ''}<br /><small class="muted"
             >${t.ref}</small
           >
         </p>
