@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { theatrePlan } from '../events/seating.fixture.ts';
+import { recordPayment } from '../payments/payments.service.ts';
+import { sandboxProvider } from '../payments/providers.ts';
 
 /** Orders of seated types through the API (contract section 12): seats named, best available, holds and their release. */
 let t: TestApp;
@@ -155,6 +157,38 @@ describe('buying seats', () => {
     const next = await order([{ ticket_type_id: ids.stalls!, quantity: 1, seats: ['stalls-E-2'] }]);
     expect(next.statusCode).toBe(201);
     expect((await get(`/orders/${lapsing.ref}`)).json().status).toBe('canceled');
+  });
+
+  it('a late payment takes its seats back when they are still free, else the order stays canceled', async () => {
+    const pay = async (ref: string) => {
+      const o = await t.ctx.db.selectFrom('orders').selectAll().where('ref', '=', ref).executeTakeFirstOrThrow();
+      return recordPayment(t.ctx, o, {
+        rail: 'sandbox',
+        provider: sandboxProvider,
+        ref: `late-${ref}`,
+        amount_cents: o.total_cents,
+      });
+    };
+    const cancel = (ref: string) => t.call(a.tokens.all, { method: 'POST', url: `/api/v1/orders/${ref}/cancel` });
+    const back = (await order([{ ticket_type_id: ids.stalls!, quantity: 1, seats: ['stalls-E-9'] }])).json();
+    await cancel(back.ref);
+    expect(await pay(back.ref)).toBe('reinstated');
+    const detail = (await get(`/orders/${back.ref}`)).json();
+    expect(detail.seats).toMatchObject([{ ticket: `${back.ref}-1`, seat_guid: 'stalls-E-9' }]);
+    expect(await statusOf('stalls-E-9')).toBe('sold');
+
+    const lost = (await order([{ ticket_type_id: ids.stalls!, quantity: 1, seats: ['stalls-E-10'] }])).json();
+    await cancel(lost.ref);
+    expect((await order([{ ticket_type_id: ids.stalls!, quantity: 1, seats: ['stalls-E-10'] }])).statusCode).toBe(201);
+    expect(await pay(lost.ref)).toBe('refund_due');
+    expect((await get(`/orders/${lost.ref}`)).json()).toMatchObject({ status: 'canceled', seats: [] });
+    const live = await t.ctx.db
+      .selectFrom('order_seats')
+      .select('order_id')
+      .where('seat_guid', '=', 'stalls-E-10')
+      .where('released_at', 'is', null)
+      .execute();
+    expect(live).toHaveLength(1);
   });
 
   it('refuses a plan change that drops, re-maps or blocks a held seat, naming it', async () => {

@@ -9,6 +9,7 @@ import { applyBp } from '../../platform/money.ts';
 import { fulfilOrder } from '../orders/fulfil-order.service.ts';
 import { logOrder, markCanceled } from '../orders/order-state.repo.ts';
 import { releaseStock, tryReserve, unitsByInventory } from '../inventory/stock.repo.ts';
+import { retakeSeats } from '../inventory/seats.repo.ts';
 import { completePayment, fillFee, insertPayment, setProviderRef } from './payments.repo.ts';
 import { providerFor, type PaymentProvider } from './providers.ts';
 
@@ -101,7 +102,12 @@ export async function recordPayment(
       .select(['inventory_id', 'quantity'])
       .where('order_id', '=', order.id)
       .execute();
-    const failed = await tryReserve(trx, unitsByInventory(lines));
+    let failed = await tryReserve(trx, unitsByInventory(lines));
+    // a seated order comes back only with its own seats (taken again under the rows just locked)
+    if (failed === null && !(await retakeSeats(trx, order.id))) {
+      await releaseStock(trx, [order.id]);
+      failed = -1;
+    }
     if (failed === null) {
       await fulfilOrder(trx, ctx, order, now, `late payment ${p.ref}: reinstated`);
       await logOrder(trx, order, 'reinstated', now, { payment: p.ref });
