@@ -216,3 +216,42 @@ describe('buying seats', () => {
     expect((await get('/events/play/config')).json()).toEqual(doc);
   });
 });
+
+describe('the browser checkout', () => {
+  const csrfOf = (body: string) => /name="csrf" value="([^"]+)"/.exec(body)?.[1] ?? '';
+  async function submit(form: Record<string, string>) {
+    const page = await t.app.inject({ method: 'GET', url: '/e/theatre/play' });
+    return t.app.inject({
+      method: 'POST',
+      url: '/e/theatre/play/checkout',
+      payload: new URLSearchParams({ csrf: csrfOf(page.body), ...form }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      remoteAddress: '10.9.9.9',
+    });
+  }
+  const orderAt = async (location: string) => {
+    const row = await t.ctx.db
+      .selectFrom('orders')
+      .select('ref')
+      .where('access_secret', '=', location.split('/').pop()!)
+      .executeTakeFirstOrThrow();
+    return (await get(`/orders/${row.ref}`)).json();
+  };
+
+  it('buys the best available with a count alone (no script needed), and the seats picked on the map', async () => {
+    const best = await submit({ [`qty_${ids.stalls}`]: '2', name: 'Bo', email: 'bo@example.org' });
+    expect(best.statusCode, best.body).toBe(303);
+    expect((await orderAt(best.headers.location as string)).seats).toHaveLength(2);
+    const picked = await submit({ [`seats_${ids.stalls}`]: 'stalls-D-7,stalls-D-8', name: 'Pi', email: 'pi@example.org' });
+    expect(picked.statusCode, picked.body).toBe(303);
+    expect(seatGuids(await orderAt(picked.headers.location as string))).toEqual(['stalls-D-7', 'stalls-D-8']);
+  });
+
+  it('answers a taken seat by naming it and keeps the rest of the form', async () => {
+    const res = await submit({ [`seats_${ids.stalls}`]: 'stalls-D-8', name: 'Late Comer', email: 'late@example.org' });
+    expect(res.statusCode).toBe(409);
+    expect(res.body).toContain('Row D, Seat 8');
+    expect(res.body).toContain('value="Late Comer"');
+    expect(res.body).toContain('value="late@example.org"');
+  });
+});

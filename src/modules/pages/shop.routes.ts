@@ -52,6 +52,7 @@ const FIELD_OF_CODE: Record<string, string> = {
   email_required: 'email',
   invalid_items: 'items',
   sold_out: 'items',
+  seat_unavailable: 'items',
 };
 
 /** The buyer's shop: the event page, its audience pages and portals, and the browser checkout. */

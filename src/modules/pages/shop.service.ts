@@ -242,14 +242,23 @@ export async function checkout(ctx: AppContext, shop: ShopData, form: Form, loc:
   const bad = (k: string, m: string) => (fields[k] ??= []).push(m);
   const items = [];
   for (const t of shop.types) {
-    const raw = (form[`qty_${t.id}`] ?? '').trim();
+    // seats picked on the map (the page's script writes them here); none: the best available
+    const seats = (form[`seats_${t.id}`] ?? '')
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .slice(0, 100);
+    const raw = (form[`qty_${t.id}`] ?? '').trim() || (seats.length ? String(seats.length) : '');
     if (raw === '' || raw === '0') continue;
     const q = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(q) || q < 0) {
       bad(`qty_${t.id}`, m.enterWholeNumber);
       continue;
     }
-    const item: { ticket_type_id: number; quantity: number; session_id?: number } = { ticket_type_id: t.id, quantity: q };
+    const item: { ticket_type_id: number; quantity: number; session_id?: number; seats?: string[] } = {
+      ticket_type_id: t.id,
+      quantity: q,
+      ...(seats.length ? { seats } : {}),
+    };
     if (t.requiresSession) {
       const s = Number(form[`session_${t.id}`]);
       if (!t.sessions.some((x) => x.id === s)) bad(`session_${t.id}`, m.chooseSession);
