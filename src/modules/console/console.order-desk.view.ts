@@ -5,6 +5,7 @@ import type { DeskActivity, DeskOrderDetail } from '../orders/order-desk.service
 import { can, type Viewer } from './console.http.ts';
 import { buttonForm, checkbox, consolePage, field, hiddenCsrf, type FieldErrors, type Flash } from './console-layout.view.ts';
 import { eventTabs } from './event-tabs.view.ts';
+import { seatText } from '../orders/seat-text.ts';
 
 /**
  * One order on the console's orders desk: everything that happened to it and the actions the
@@ -100,6 +101,10 @@ export function orderDeskPage(
 ): string {
   const { order, view, event } = d;
   const tz = event.timezone;
+  const seatOf = (ref: string) => {
+    const seat = view.seats.find((x) => x.ticket === ref);
+    return seat ? html`<br /><small>${seatText(seat)}</small>` : '';
+  };
   const money = (c: number) => formatMoney(c, order.currency);
   const here = `${eventBase(viewer, event.slug)}/orders/${encodeURIComponent(order.ref)}`;
   const write = can(viewer, 'orders.write');
@@ -170,7 +175,7 @@ export function orderDeskPage(
               ${d.tickets.map(
                 (
                   t,
-                ) => html`<tr><td>${t.ref}</td><td>${t.ticket_type}</td><td>${t.attendee_name ?? order.name ?? ''}</td><td>${t.status}</td>
+                ) => html`<tr><td>${t.ref}</td><td>${t.ticket_type}${seatOf(t.ref)}</td><td>${t.attendee_name ?? order.name ?? ''}</td><td>${t.status}</td>
                   <td>${
                     t.checkins.length
                       ? t.checkins.map(
