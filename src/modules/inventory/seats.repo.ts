@@ -76,6 +76,18 @@ export async function releaseSeats(trx: Db, orderIds: number[]): Promise<void> {
     .execute();
 }
 
+/** Frees the seats of some of an order's tickets (a partial refund voided them). */
+export async function releaseSeatsOf(trx: Db, orderId: number, seatGuids: string[]): Promise<void> {
+  if (!seatGuids.length) return;
+  await trx
+    .updateTable('order_seats')
+    .set({ released_at: sql<Date>`now()` })
+    .where('order_id', '=', orderId)
+    .where('seat_guid', 'in', seatGuids)
+    .where('released_at', 'is', null)
+    .execute();
+}
+
 /**
  * Takes an order's released seats again (a late payment reinstating it), when every one is still
  * free; call after its stock was taken again, so its types' rows are locked. Returns false, having

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import { lapsedHolds, releaseStock, releaseUnits, unitsByInventory } from '../inventory/stock.repo.ts';
+import { releaseSeats, releaseSeatsOf } from '../inventory/seats.repo.ts';
 
 /**
  * Every change of an order after it is written: paid, canceled, expired, refunded, its tickets
@@ -173,6 +174,7 @@ export async function recordRefunded(
     .where('l.inventory_id', 'is not', null)
     .execute();
   await trx.updateTable('tickets').set({ status: 'voided' }).where('order_id', '=', orderId).execute();
+  await releaseSeats(trx, [orderId]);
   await releaseUnits(
     trx,
     unitsByInventory(lines.map((l) => ({ inventory_id: l.inventory_id, quantity: l.quantity - Number(l.voided ?? 0) }))),
@@ -198,8 +200,13 @@ export async function recordPartRefunded(trx: Db, orderId: number, amountCents: 
     .where('t.order_id', '=', orderId)
     .where('t.id', 'in', ticketIds)
     .where('t.status', '=', 'valid')
-    .returning(['t.ref', 'l.inventory_id'])
+    .returning(['t.ref', 'l.inventory_id', 't.seat_guid'])
     .execute();
+  await releaseSeatsOf(
+    trx,
+    orderId,
+    voided.flatMap((v) => (v.seat_guid ? [v.seat_guid] : [])),
+  );
   await releaseUnits(trx, unitsByInventory(voided.map((v) => ({ inventory_id: v.inventory_id, quantity: 1 }))));
   return voided.map((v) => v.ref);
 }

@@ -5,6 +5,7 @@ import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories
 import { theatrePlan } from '../events/seating.fixture.ts';
 import { recordPayment } from '../payments/payments.service.ts';
 import { sandboxProvider } from '../payments/providers.ts';
+import { refundOrder } from '../refunds/refund-order.service.ts';
 
 /** Orders of seated types through the API (contract section 12): seats named, best available, holds and their release. */
 let t: TestApp;
@@ -189,6 +190,32 @@ describe('buying seats', () => {
       .where('released_at', 'is', null)
       .execute();
     expect(live).toHaveLength(1);
+  });
+
+  it("a partial refund frees the voided tickets' seats only; refunding the rest frees the others", async () => {
+    const o = (await order([{ ticket_type_id: ids.stalls!, quantity: 2, seats: ['stalls-F-1', 'stalls-F-2'] }])).json();
+    const row = await t.ctx.db.selectFrom('orders').selectAll().where('ref', '=', o.ref).executeTakeFirstOrThrow();
+    expect(
+      await recordPayment(t.ctx, row, {
+        rail: 'sandbox',
+        provider: sandboxProvider,
+        ref: `pay-${o.ref}`,
+        amount_cents: row.total_cents,
+      }),
+    ).toBe('paid');
+    const target = { id: row.id, account_id: row.account_id, ref: row.ref, by: 'test' };
+    await refundOrder(t.ctx, target, { ticket_refs: [`${o.ref}-2`] });
+    expect(await statusOf('stalls-F-2')).toBe('available');
+    expect(await statusOf('stalls-F-1')).toBe('sold');
+    await refundOrder(t.ctx, target);
+    expect(await statusOf('stalls-F-1')).toBe('available');
+    const live = await t.ctx.db
+      .selectFrom('order_seats')
+      .select('id')
+      .where('order_id', '=', row.id)
+      .where('released_at', 'is', null)
+      .execute();
+    expect(live).toEqual([]);
   });
 
   it('refuses a plan change that drops, re-maps or blocks a held seat, naming it', async () => {
