@@ -206,7 +206,7 @@ describe('the organiser console', () => {
     await signIn(page, OWNER);
     await page.waitForURL(/\/events$/);
     await page.goto(`${base}/console/a/lantern/team`);
-    await page.getByLabel('Email').fill('helper@example.org');
+    await page.getByLabel('Email', { exact: true }).fill('helper@example.org');
     await page.getByRole('button', { name: 'Send the invitation' }).click();
     await page.waitForURL(/done=invited/);
     await accessible(page, 'team-invited');
