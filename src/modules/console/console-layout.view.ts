@@ -173,7 +173,7 @@ export function consolePage(opts: {
         ${
           can(viewer, 'orders.read')
             ? html`<form method="get" action="${base}/orders" role="search" class="nav-search">
-                <input name="q" type="search" aria-label="Find an order by reference, email or name" placeholder="Find an order…" autocomplete="off" />
+                <input name="q" type="search" aria-label="Search orders" title="By order or ticket reference, email or name" placeholder="Find an order…" autocomplete="off" />
               </form>`
             : ''
         }
