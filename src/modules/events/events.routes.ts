@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses, nullableInteger, nullableString, slugParams } from '../../platform/http/schemas.ts';
 import { serializedOnce } from '../../platform/http/serialized.ts';
+import { SEAT_PLACE_REQUIRED, seatPlaceProperties } from './seating.schemas.ts';
 import { eventConfigRoutes } from './event-config.routes.ts';
 import {
   getEvent,
@@ -79,13 +80,9 @@ export const ticketTypeSchema = {
 const seatSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['seat_guid', 'zone', 'row', 'number', 'label', 'category', 'ticket_type_id', 'status'],
+  required: [...SEAT_PLACE_REQUIRED, 'category', 'ticket_type_id', 'status'],
   properties: {
-    seat_guid: { type: 'string' },
-    zone: { type: 'string' },
-    row: { type: 'string' },
-    number: { type: 'string' },
-    label: { type: 'string' },
+    ...seatPlaceProperties,
     category: { type: 'string' },
     ticket_type_id: { ...nullableInteger, description: 'null: the category is not sold' },
     status: { type: 'string', enum: [...SEAT_STATUSES] },

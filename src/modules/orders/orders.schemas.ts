@@ -1,5 +1,6 @@
 import { errorResponses, nullableString, slugParams } from '../../platform/http/schemas.ts';
 import { MAX_LINE_QUANTITY } from '../../platform/limits.ts';
+import { SEAT_PLACE_REQUIRED, seatPlaceProperties } from '../events/seating.schemas.ts';
 
 const nullableTime = { type: ['string', 'null'], format: 'date-time' } as const;
 
@@ -98,14 +99,8 @@ export const { $id: _id, ...orderShape } = orderSchema;
 export const ticketSeatSchema = {
   type: ['object', 'null'],
   additionalProperties: false,
-  required: ['seat_guid', 'zone', 'row', 'number', 'label'],
-  properties: {
-    seat_guid: { type: 'string' },
-    zone: { type: 'string' },
-    row: { type: 'string' },
-    number: { type: 'string' },
-    label: { type: 'string' },
-  },
+  required: [...SEAT_PLACE_REQUIRED],
+  properties: seatPlaceProperties,
 } as const;
 
 /** The seats of an order (contract section 12): each with its ticket's ref, null while pending. */
@@ -114,15 +109,8 @@ const orderSeatsSchema = {
   items: {
     type: 'object',
     additionalProperties: false,
-    required: ['ticket', 'seat_guid', 'zone', 'row', 'number', 'label'],
-    properties: {
-      ticket: nullableString,
-      seat_guid: { type: 'string' },
-      zone: { type: 'string' },
-      row: { type: 'string' },
-      number: { type: 'string' },
-      label: { type: 'string' },
-    },
+    required: ['ticket', ...SEAT_PLACE_REQUIRED],
+    properties: { ticket: nullableString, ...seatPlaceProperties },
   },
 } as const;
 

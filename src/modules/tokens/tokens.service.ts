@@ -55,14 +55,17 @@ function present(r: Row): TokenView {
   };
 }
 
-const COLUMNS = TOKEN_COLUMNS;
-
 /**
  * The account's tokens; for a reader limited to some events (`within`), only tokens limited to
  * those events: the others would name events the reader may not know exist.
  */
 export async function listTokens(db: Db, accountId: number, within: ReadonlySet<string> | null = null): Promise<TokenView[]> {
-  const rows = await db.selectFrom('api_tokens').select(COLUMNS).where('account_id', '=', accountId).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('api_tokens')
+    .select(TOKEN_COLUMNS)
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
   return rows
     .filter((r) => within === null || (r.event_slugs !== null && r.event_slugs.every((e) => within.has(e))))
     .map(present);
