@@ -81,3 +81,17 @@ export async function screenshotBoth(page: Page, name: string): Promise<void> {
   }
   if (before) await page.setViewportSize(before);
 }
+
+/** Signs a person in on the console's sign-in page; with `landing`, waits until the console arrives there. */
+export async function signInToConsole(
+  page: Page,
+  base: string,
+  who: { email: string; password: string },
+  landing?: RegExp,
+): Promise<void> {
+  await page.goto(`${base}/console`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (landing) await page.waitForURL(landing);
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations } from './chromium.ts';
+import { launchChromium, screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
 import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
@@ -41,12 +41,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto(`${base}/console`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+const signIn = (page: Page, who: { email: string; password: string }) => signInToConsole(page, base, who);
 
 async function accessible(page: Page, name: string) {
   expect(await seriousViolations(page), name).toEqual([]);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations } from './chromium.ts';
+import { launchChromium, screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
 import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { seedAccount } from '../factories.ts';
@@ -93,11 +93,7 @@ const SKIP = /sign-out|\.csv|\.pdf|\.ics|manifest|scanner-sw|\/assets\/|\/docs/;
 describe('every console page fits a phone and a laptop', () => {
   it('crawls the console as the owner: no page wider than 390 px or 1280 px, no serious axe finding', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    await page.goto(`${base}/console`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/console\/a\/demo\/events$/);
+    await signInToConsole(page, base, OWNER, /\/console\/a\/demo\/events$/);
 
     const queue = [page.url()];
     const seen = new Set<string>();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations } from './chromium.ts';
+import { launchChromium, screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
 import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories.ts';
@@ -56,11 +56,7 @@ const statusOf = async (slug: string) =>
 describe('the event lifecycle in the console', () => {
   it('drafts, previews, publishes, schedules, archives and deletes', async () => {
     const page = await browser.newPage();
-    await page.goto(`${base}/console`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/console\/a\/lantern\/events$/);
+    await signInToConsole(page, base, OWNER, /\/console\/a\/lantern\/events$/);
 
     // a new event is a draft
     await page.getByRole('link', { name: 'New event' }).click();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations } from './chromium.ts';
+import { launchChromium, screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
 import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories.ts';
@@ -81,13 +81,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signIn(page: Page) {
-  await page.goto(`${base}/console`);
-  await page.getByLabel('Email').fill(MANAGER.email);
-  await page.getByLabel('Password').fill(MANAGER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/events$/);
-}
+const signIn = (page: Page) => signInToConsole(page, base, MANAGER, /\/events$/);
 
 async function accessible(page: Page, name: string) {
   expect(await seriousViolations(page), name).toEqual([]);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations } from './chromium.ts';
+import { launchChromium, screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
 import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories.ts';
@@ -69,13 +69,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signIn(page: Page) {
-  await page.goto(`${base}/console`);
-  await page.getByLabel('Email').fill(DOOR.email);
-  await page.getByLabel('Password').fill(DOOR.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/console\/a\/lantern\/door$/);
-}
+const signIn = (page: Page) => signInToConsole(page, base, DOOR, /\/console\/a\/lantern\/door$/);
 
 const scannerUrl = () => `${base}/console/a/lantern/door/night/${listId}`;
 const checkinsOnList = () =>
