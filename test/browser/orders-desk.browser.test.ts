@@ -104,7 +104,7 @@ describe('the orders desk in a browser', () => {
 
     await page.getByRole('link', { name: 'Orders', exact: true }).click();
     await accessible(page, 'orders');
-    await page.getByLabel('Search').fill('katherine@example');
+    await page.getByLabel('Search', { exact: true }).fill('katherine@example');
     await page.getByRole('button', { name: 'Find orders' }).click();
     await page.waitForURL(/q=katherine/);
     const rows = page.locator('tbody tr');
