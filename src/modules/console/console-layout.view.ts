@@ -21,7 +21,7 @@ a{color:var(--accent)}a:hover{color:var(--accent-dark)}
 .nav .account{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:#b8c2d6;margin:.75rem 0 .25rem}
 .nav a.item{color:#e8ecf4;text-decoration:none;padding:.45rem .6rem;border-radius:6px;display:block}
 .nav a.item:hover,.nav a.item[aria-current=page]{background:#22335c;color:#fff}
-.nav form{margin-top:auto}.nav .who{font-size:.85rem;color:#b8c2d6;margin:.5rem 0;word-break:break-all}
+.nav .sign-out{margin-top:auto}.nav .who{font-size:.85rem;color:#b8c2d6;margin:.5rem 0;word-break:break-all}
 .nav button.link{background:none;border:1px solid #4a5a80;color:#e8ecf4;padding:.35rem .7rem;border-radius:6px;cursor:pointer;font:inherit}
 main{padding:1.5rem 2rem;max-width:72rem;width:100%;min-width:0}
 h1{font-size:1.5rem;margin:0 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .75rem}
@@ -69,7 +69,7 @@ dl.facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));
 dl.facts dt{font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;color:var(--muted)}dl.facts dd{margin:0}
 ol.activity{list-style:none;padding:0;margin:0;border-left:3px solid var(--line)}
 ol.activity li{padding:.35rem 0 .35rem 1rem}ol.activity time{font-variant-numeric:tabular-nums;color:var(--muted);margin-right:.5rem}
-h3{font-size:1rem;margin:.25rem 0 .75rem}
+h3{font-size:1rem;margin:.25rem 0 .75rem}* + h3{margin-top:1.5rem}
 a.danger-link{background:#fff;color:var(--danger);border:1px solid var(--danger)}a.danger-link:hover{background:#fdecea;color:var(--danger)}
 button.danger-solid{background:var(--danger)}button.danger-solid:hover{background:#8f1c13}
 .stats-row{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:1rem;margin-bottom:1rem}
@@ -185,7 +185,7 @@ export function consolePage(opts: {
   }
   ${viewer.accounts.length > 1 ? item('/console/accounts', 'Switch account', 'accounts') : ''}
   ${item('/console/me', 'Your sign-in', 'me')}`;
-  const signOut = html`<form method="post" action="/console/sign-out">
+  const signOut = html`<form class="sign-out" method="post" action="/console/sign-out">
     <div class="who">${viewer.session.name || viewer.session.email}${acct ? html` · ${acct.role}` : ''}</div>
     <input type="hidden" name="csrf" value="${viewer.csrf}" />
     <button class="link" type="submit">Sign out</button>
