@@ -67,7 +67,7 @@ describe('the organiser console', () => {
 
     await page.getByRole('link', { name: 'New event' }).click();
     await accessible(page, 'new-event');
-    await page.getByLabel('Slug (in the address)').fill('summer-night');
+    await page.getByLabel('Web address').fill('summer-night');
     await page.getByLabel('Name', { exact: true }).fill('Summer Night');
     await page.getByLabel('Timezone').selectOption('Europe/Berlin');
     await page.getByLabel('Starts', { exact: true }).fill('2027-06-01T19:00');
@@ -102,7 +102,7 @@ describe('the organiser console', () => {
     await add.getByLabel('Price (EUR)').fill('cheap');
     await add.getByRole('button', { name: 'Add' }).click();
     await expect(add.getByLabel('Price (EUR)').inputValue()).resolves.toBe('cheap');
-    expect(await add.locator('.error').first().textContent()).toContain('is not an amount');
+    expect(await add.locator('.error').first().textContent()).toContain('Enter an amount, like');
     await accessible(page, 'ticket-types-error');
 
     await page.getByRole('link', { name: 'Discount codes' }).click();

@@ -60,7 +60,7 @@ describe('the event lifecycle in the console', () => {
 
     // a new event is a draft
     await page.getByRole('link', { name: 'New event' }).click();
-    await page.getByLabel('Slug (in the address)').fill('autumn');
+    await page.getByLabel('Web address').fill('autumn');
     await page.getByLabel('Name', { exact: true }).fill('Autumn Fair');
     await page.getByLabel('Timezone').selectOption('Europe/Berlin');
     await page.getByLabel('Starts', { exact: true }).fill('2027-10-01T19:00');

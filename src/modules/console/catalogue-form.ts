@@ -2,6 +2,7 @@ import { notFound } from '../../platform/errors.ts';
 import { minorDigits } from '../../platform/money.ts';
 import { tzOffset } from '../../platform/date-range.ts';
 import type { EventDocument } from '../events/event-config.service.ts';
+import { freeKey, slugify } from './derived-keys.ts';
 
 /**
  * The catalogue editor's kinds and fields: how each item of the event document is shown in a
@@ -36,9 +37,8 @@ const keyField: FieldSpec = {
   name: 'key',
   label: 'Key',
   type: 'text',
-  required: true,
   createOnly: true,
-  hint: 'Short identifier: lowercase letters, digits and dashes. Fixed once created.',
+  hint: 'The short name integrations and exports use. Empty: made from the name. Fixed once created.',
 };
 const nameField: FieldSpec = { name: 'name', label: 'Name', type: 'text', required: true };
 const onSale: FieldSpec = { name: 'on_sale', label: 'On sale', type: 'bool' };
@@ -53,8 +53,8 @@ export const KINDS: KindSpec[] = [
     title: 'Ticket types',
     singular: 'ticket type',
     fields: [
-      keyField,
       nameField,
+      keyField,
       { name: 'price', label: 'Price', type: 'money', required: true },
       capacity,
       { name: 'max_per_order', label: 'Most per order', type: 'intnull', hint: 'Empty: no cap.' },
@@ -78,7 +78,7 @@ export const KINDS: KindSpec[] = [
     id: 'key',
     title: 'Goods',
     singular: 'good',
-    fields: [keyField, nameField, { name: 'price', label: 'Price', type: 'money', required: true }, capacity, onSale, tax],
+    fields: [nameField, keyField, { name: 'price', label: 'Price', type: 'money', required: true }, capacity, onSale, tax],
   },
   {
     slug: 'sessions',
@@ -87,8 +87,8 @@ export const KINDS: KindSpec[] = [
     title: 'Sessions',
     singular: 'session',
     fields: [
-      keyField,
       { name: 'name', label: 'Name', type: 'text' },
+      keyField,
       { name: 'starts_at', label: 'Starts', type: 'datetime', required: true },
       { name: 'ends_at', label: 'Ends', type: 'datetime' },
       capacity,
@@ -102,7 +102,7 @@ export const KINDS: KindSpec[] = [
     id: 'key',
     title: 'Donations',
     singular: 'donation',
-    fields: [keyField, nameField, onSale],
+    fields: [nameField, keyField, onSale],
   },
   {
     slug: 'codes',
@@ -124,14 +124,14 @@ export const KINDS: KindSpec[] = [
       },
     ],
   },
-  { slug: 'audiences', list: 'audiences', id: 'key', title: 'Audiences', singular: 'audience', fields: [keyField, nameField] },
+  { slug: 'audiences', list: 'audiences', id: 'key', title: 'Audiences', singular: 'audience', fields: [nameField, keyField] },
   {
     slug: 'portals',
     list: 'portals',
     id: 'key',
     title: 'Portals',
     singular: 'portal',
-    fields: [keyField, nameField, { name: 'audience', label: 'Audience', type: 'key', choices: 'audiences' }],
+    fields: [nameField, keyField, { name: 'audience', label: 'Audience', type: 'key', choices: 'audiences' }],
   },
   {
     slug: 'checkin-lists',
@@ -140,8 +140,8 @@ export const KINDS: KindSpec[] = [
     title: 'Check-in lists',
     singular: 'check-in list',
     fields: [
-      keyField,
       nameField,
+      keyField,
       {
         name: 'ticket_types',
         label: 'Ticket types',
@@ -384,9 +384,15 @@ export function changedDocument(
       document.timezone,
       id === undefined,
     );
-    if (Object.keys(errors).length) return { doc, index, errors };
+    if (kind.id === 'key' && id === undefined && item.key === undefined) {
+      const taken = new Set(items.map((it) => String(it.key)));
+      item.key = freeKey(slugify(String(item.name ?? '')) || slugify(kind.singular), taken, 100);
+    }
     if (kind.list === 'ticket_types' && id === undefined && item.position === undefined) item.position = items.length;
     items[index] = item;
+    // with `errors` the document still holds what could be read: the caller checks it too, so
+    // every problem of the form shows in one round
+    if (Object.keys(errors).length) return { doc: { ...doc, [kind.list]: items }, index, errors };
   }
   doc[kind.list] = items;
   return { doc, index, errors: {} };

@@ -1,3 +1,4 @@
+import { plainGeneral, plainList } from './plain-words.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { formatMoney } from '../../platform/money.ts';
 import type { EventConfig, EventDocument } from '../events/event-config.service.ts';
@@ -38,7 +39,7 @@ function itemFields(
   mine: boolean,
 ): SafeHtml {
   const errs = mine ? (opts.errors ?? {}) : {};
-  return html`${errs._ ? html`<div class="flash bad" role="alert">${errs._.join('; ')}</div>` : ''}
+  return html`${errs._ ? html`<div class="flash bad" role="alert">${errs._.map(plainGeneral).join(' ')}</div>` : ''}
         <div class="grid">
           ${kind.fields
             .filter((f) => creating || !f.createOnly)
@@ -69,7 +70,7 @@ function itemFields(
                   <legend>${f.label}</legend>
                   ${choices[f.choices!].length ? choices[f.choices!].map((c) => checkbox({ name: f.name, label: c.label, value: c.value, checked: ticked.has(c.value), id: `${id}-${c.value}` })) : html`<p class="muted">None yet.</p>`}
                   ${f.hint ? html`<p class="hint">${f.hint}</p>` : ''}
-                  ${errs[f.name] ? html`<p class="error">${errs[f.name]!.join('; ')}</p>` : ''}
+                  ${errs[f.name] ? html`<p class="error">${plainList(errs[f.name])}</p>` : ''}
                 </fieldset>`;
               }
               return field({

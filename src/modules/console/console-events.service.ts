@@ -5,6 +5,7 @@ import {
   deleteEvent,
   getEventConfig,
   putEventConfig,
+  validateDocument,
   type EventConfig,
   type EventDocument,
 } from '../events/event-config.service.ts';
@@ -30,6 +31,26 @@ export async function loadEventConfig(ctx: AppContext, accountId: number, slug: 
     return await getEventConfig(ctx, accountId, slug);
   } catch (err) {
     return noSuchEvent(err);
+  }
+}
+
+/**
+ * The document's problems by JSON path without saving it (none: it would be accepted). The forms
+ * check the document even when some of their fields could not be read, so an organiser sees every
+ * problem at once instead of one round at a time.
+ */
+export async function documentProblems(
+  ctx: AppContext,
+  accountId: number,
+  slug: string,
+  doc: unknown,
+): Promise<Record<string, string[]>> {
+  try {
+    await validateDocument(ctx.db, accountId, slug, doc);
+    return {};
+  } catch (err) {
+    if (err instanceof AppError && err.fields) return err.fields;
+    throw err;
   }
 }
 

@@ -1,3 +1,4 @@
+import { plainGeneral, plainList } from './plain-words.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 import { formatMoney } from '../../platform/money.ts';
@@ -96,21 +97,20 @@ function eventForm(opts: {
   const e = opts.errors ?? {};
   return html`<form method="post" action="${opts.action}" class="card">
       ${hiddenCsrf(opts.viewer.csrf)} ${opts.etag ? html`<input type="hidden" name="etag" value="${opts.etag}" />` : ''}
-      ${e._ ? html`<div class="flash bad" role="alert">${e._.join('; ')}</div>` : ''}
+      ${e._ ? html`<div class="flash bad" role="alert">${e._.map(plainGeneral).join(' ')}</div>` : ''}
       <div class="grid">
+        ${field({ name: 'name', label: 'Name', value: d.name, errors: e, required: true })}
         ${
           opts.creating
             ? field({
                 name: 'slug',
-                label: 'Slug (in the address)',
+                label: 'Web address',
                 value: d.slug,
                 errors: e,
-                required: true,
-                hint: 'Lowercase letters, digits and dashes.',
+                hint: 'The end of the event page’s address. Empty: made from the name.',
               })
             : ''
         }
-        ${field({ name: 'name', label: 'Name', value: d.name, errors: e, required: true })}
         ${
           opts.creating
             ? field({
@@ -150,7 +150,7 @@ function eventForm(opts: {
         <label for="f-description">Description</label>
         <textarea id="f-description" name="description" rows="6" aria-describedby="f-description-hint">${d.description ?? ''}</textarea>
         <p class="hint" id="f-description-hint">Markdown: **bold**, _italic_, [links](https://example.org), lists.</p>
-        ${e.description ? html`<p class="error">${e.description.join('; ')}</p>` : ''}
+        ${e.description ? html`<p class="error">${plainList(e.description)}</p>` : ''}
       </div>
       <button type="submit">${opts.submit}</button>
     </form>`;
@@ -216,8 +216,8 @@ export function eventDetailsPage(opts: {
                   <p class="muted">A new event with this configuration and no orders; every date moves with the start.</p>
                   ${hiddenCsrf(viewer.csrf)}
                   <div class="grid">
-                    ${field({ name: 'slug', label: 'New slug', id: 'dup-slug', required: true, errors: opts.errors?.dup ? { slug: opts.errors.dup } : {} })}
                     ${field({ name: 'name', label: 'New name', id: 'dup-name', value: config.document.name })}
+                    ${field({ name: 'slug', label: 'New web address', id: 'dup-slug', hint: 'Empty: made from the name.', errors: opts.errors?.dup ? { slug: opts.errors.dup } : {} })}
                     ${field({ name: 'starts_at', label: 'Starts', id: 'dup-starts', type: 'datetime-local', value: localInput(config.document.starts_at, config.document.timezone) })}
                   </div>
                   <button type="submit" class="secondary">Duplicate</button>

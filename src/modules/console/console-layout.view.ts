@@ -1,3 +1,4 @@
+import { plainList } from './plain-words.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { asset } from './console.assets.ts';
 import type { Viewer } from './console.http.ts';
@@ -265,7 +266,7 @@ export function field(opts: {
       ${opts.attrs ? raw(opts.attrs) : ''}
     />
     ${opts.hint ? html`<p class="hint" id="${id}-hint">${opts.hint}</p>` : ''}
-    ${errs.length ? html`<p class="error" id="${id}-err">${errs.join('; ')}</p>` : ''}
+    ${errs.length ? html`<p class="error" id="${id}-err">${plainList(errs)}</p>` : ''}
   </div>`;
 }
 
@@ -294,7 +295,7 @@ export function select(opts: {
     <select id="${id}" name="${opts.name}" ${errs.length ? raw(`aria-invalid="true" aria-describedby="${id}-err"`) : ''}>
       ${opts.options.map((o) => html`<option value="${o.value}" ${o.value === opts.value ? raw('selected') : ''}>${o.label}</option>`)}
     </select>
-    ${errs.length ? html`<p class="error" id="${id}-err">${errs.join('; ')}</p>` : ''}
+    ${errs.length ? html`<p class="error" id="${id}-err">${plainList(errs)}</p>` : ''}
   </div>`;
 }
 

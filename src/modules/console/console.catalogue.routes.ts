@@ -14,7 +14,7 @@ import {
   see,
 } from './console.http.ts';
 import { cataloguePage, NOT_SAVED, type CatalogueForm } from './console-catalogue.view.ts';
-import { discountCodeUses, loadEventConfig } from './console-events.service.ts';
+import { discountCodeUses, documentProblems, loadEventConfig } from './console-events.service.ts';
 import { accountBase, STALE } from './console-events.view.ts';
 import { flashOf, type Flash } from './console-layout.view.ts';
 
@@ -72,7 +72,10 @@ export async function consoleCatalogueRoutes(app: FastifyInstance): Promise<void
     const { doc, index, errors } = changedDocument(config.document, kind, { id, remove, form, lists });
     const open = id ?? '';
     const show = (opts: Shown) => showCatalogue(request, reply, viewer, kind, opts);
-    if (Object.keys(errors).length) return show({ open, values: form, lists, errors, flash: NOT_SAVED, status: 422 });
+    if (Object.keys(errors).length) {
+      const more = itemErrors(kind, index, await documentProblems(ctx, viewer.account!.id, config.document.slug, doc));
+      return show({ open, values: form, lists, errors: { ...more, ...errors }, flash: NOT_SAVED, status: 422 });
+    }
     try {
       await putEventConfig(ctx, viewer.account!.id, config.document.slug, doc, form.etag ?? '');
     } catch (err) {

@@ -4,7 +4,8 @@ import { duplicateEvent, putEventConfig, type EventDocument } from '../events/ev
 import { getEventSummaries } from '../events/events.service.ts';
 import { fromLocalInput } from './catalogue-form.ts';
 import { can, checkForm, requireRole, viewerOf, type Viewer, CONSOLE_FORM, CONSOLE_PAGE, send, see } from './console.http.ts';
-import { eventHasOrders, loadEventConfig } from './console-events.service.ts';
+import { documentProblems, eventHasOrders, loadEventConfig } from './console-events.service.ts';
+import { freeKey, slugify } from './derived-keys.ts';
 import { lifecycleCard, lifecycleFlash } from './console-lifecycle.view.ts';
 import { accountBase, eventDetailsPage, eventListPage, newEventPage, STALE } from './console-events.view.ts';
 import { flashOf, type FieldErrors, type Flash } from './console-layout.view.ts';
@@ -39,11 +40,22 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
     const form = await checkForm(ctx, request, viewer);
     const { doc, errors } = readEventForm(form, {});
     const again = (errs: FieldErrors, status: number) => send(reply, newEventPage({ viewer, doc, errors: errs }), status);
-    if (!doc.slug || !EVENT_SLUG.test(doc.slug)) errors.slug = ['use lowercase letters, digits and dashes'];
-    if (Object.keys(errors).length) return again(errors, 422);
+    // the address is made from the name unless the organiser gave one
+    const derived = !doc.slug;
+    if (derived && doc.name) {
+      const taken = new Set((await getEventSummaries(ctx, viewer.account!.id)).map((e) => e.slug));
+      doc.slug = freeKey(slugify(doc.name) || 'event', taken);
+    }
+    if (!derived && !EVENT_SLUG.test(doc.slug!)) errors.slug = ['use lowercase letters, digits and dashes'];
+    // a new event starts as a draft: buyers see it once it is published (contract section 11)
+    const draft = { ...doc, status: 'draft' as const, ticket_types: [] };
+    if (Object.keys(errors).length) {
+      const slug = doc.slug && EVENT_SLUG.test(doc.slug) ? doc.slug : 'event';
+      const more = eventErrors(await documentProblems(ctx, viewer.account!.id, slug, { ...draft, slug }));
+      if (derived) delete doc.slug;
+      return again({ ...more, ...errors }, 422);
+    }
     try {
-      // a new event starts as a draft: buyers see it once it is published (contract section 11)
-      const draft = { ...doc, status: 'draft' as const, ticket_types: [] };
       await putEventConfig(ctx, viewer.account!.id, doc.slug!, draft, undefined, { createOnly: true });
     } catch (err) {
       if (err instanceof AppError && err.fields) return again(eventErrors(err.fields), err.kind === 'conflict' ? 409 : 422);
@@ -96,7 +108,10 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
     const form = await checkForm(ctx, request, viewer);
     const current = await loadEventConfig(ctx, viewer.account!.id, request.params.event);
     const { doc, errors } = readEventForm(form, current.document);
-    if (Object.keys(errors).length) return details(request, reply, viewer, { doc, errors, status: 422 });
+    if (Object.keys(errors).length) {
+      const more = eventErrors(await documentProblems(ctx, viewer.account!.id, current.document.slug, doc));
+      return details(request, reply, viewer, { doc, errors: { ...more, ...errors }, status: 422 });
+    }
     try {
       await putEventConfig(ctx, viewer.account!.id, current.document.slug, doc, form.etag ?? '');
     } catch (err) {
@@ -120,7 +135,12 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
     requireRole(viewer, 'events.write');
     const form = await checkForm(ctx, request, viewer);
     const current = await loadEventConfig(ctx, viewer.account!.id, request.params.event);
-    const slug = (form.slug ?? '').trim();
+    const name = form.name?.trim() || current.document.name;
+    let slug = (form.slug ?? '').trim();
+    if (!slug) {
+      const taken = new Set((await getEventSummaries(ctx, viewer.account!.id)).map((e) => e.slug));
+      slug = freeKey(slugify(name) || 'event', taken);
+    }
     const fail = (msg: string, status: number) =>
       details(request, reply, viewer, {
         errors: { dup: [msg] },
@@ -133,7 +153,7 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
     try {
       await duplicateEvent(ctx, viewer.account!.id, current.document.slug, {
         slug,
-        ...(form.name?.trim() ? { name: form.name.trim() } : {}),
+        name,
         starts_at: starts,
         status: 'draft',
       });

@@ -116,7 +116,7 @@ describe('the orders desk', () => {
     const bad = await c.get(`${desk}?from=2026-02-30`);
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toMatch(/id="f-from"[^>]*aria-invalid="true"/);
-    expect(bad.body).toContain('must be a date, YYYY-MM-DD');
+    expect(bad.body).toContain('Must be a date, YYYY-MM-DD.');
   });
 
   it('shows an order with its lines, payments, tickets and activity; another event’s order is 404', async () => {
@@ -213,7 +213,7 @@ describe('the orders desk', () => {
     const ga = /name="(qty_\d+)"/.exec(form.body)![1]!;
     const empty = await c.post(`${desk}/new`, { nonce, [ga]: '0', email: 'guest@example.org', reason: 'Press' });
     expect(empty.statusCode).toBe(422);
-    expect(empty.body).toContain('choose at least one ticket');
+    expect(empty.body).toContain('Choose at least one ticket.');
     const noReason = await c.post(`${desk}/new`, { nonce, [ga]: '2', email: 'guest@example.org', reason: ' ' });
     expect(noReason.statusCode).toBe(422);
     expect(noReason.body).toMatch(/id="f-reason"[^>]*aria-invalid="true"/);

@@ -1,3 +1,4 @@
+import { plainList } from './plain-words.ts';
 import { html, raw } from '../../platform/http/html.ts';
 import { formatMoney } from '../../platform/money.ts';
 import { isFiltered, ORDER_STATUSES, type DeskEvent, type DeskList, type OrderFilter } from '../orders/order-desk.service.ts';
@@ -157,14 +158,14 @@ export function compOrderPage(viewer: Viewer, desk: DeskEvent, opts: CompOrderOp
                 }),
               )}
           </div>
-          ${errs.items ? html`<p class="error" id="items-err">${errs.items.join('; ')}</p>` : ''}
+          ${errs.items ? html`<p class="error" id="items-err">${plainList(errs.items)}</p>` : ''}
         </fieldset>
         ${field({ name: 'name', label: 'Name', value: f.name ?? '', errors: errs, autocomplete: 'off' })}
         ${field({ name: 'email', label: 'Email (the tickets go here)', type: 'email', value: f.email ?? '', errors: errs, required: true })}
         <div class="field">
           <label for="f-reason">Reason</label>
           <textarea id="f-reason" name="reason" rows="2" required ${errs.reason ? raw('aria-invalid="true" aria-describedby="f-reason-err"') : ''}>${f.reason ?? ''}</textarea>
-          ${errs.reason ? html`<p class="error" id="f-reason-err">${errs.reason.join('; ')}</p>` : html`<p class="hint">Kept in the order's log, with your name.</p>`}
+          ${errs.reason ? html`<p class="error" id="f-reason-err">${plainList(errs.reason)}</p>` : html`<p class="hint">Kept in the order's log, with your name.</p>`}
         </div>
         <button type="submit">Issue the tickets</button>
       </form>`;

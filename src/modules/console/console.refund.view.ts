@@ -1,3 +1,4 @@
+import { plainList } from './plain-words.ts';
 import { html, raw } from '../../platform/http/html.ts';
 import { formatMoney } from '../../platform/money.ts';
 import type { DeskOrderDetail } from '../orders/order-desk.service.ts';
@@ -90,7 +91,7 @@ export function refundPage(viewer: Viewer, eventSlug: string, d: DeskOrderDetail
               )
             : html`<p class="muted">No valid tickets left on this order.</p>`
         }
-        ${errs.tickets ? html`<p class="error" id="tickets-err">${errs.tickets.join('; ')}</p>` : ''}
+        ${errs.tickets ? html`<p class="error" id="tickets-err">${plainList(errs.tickets)}</p>` : ''}
       </fieldset>
       ${field({
         name: 'amount',
@@ -107,7 +108,7 @@ export function refundPage(viewer: Viewer, eventSlug: string, d: DeskOrderDetail
         }>${f.reason}</textarea>
         ${
           errs.reason
-            ? html`<p class="error" id="f-reason-err">${errs.reason.join('; ')}</p>`
+            ? html`<p class="error" id="f-reason-err">${plainList(errs.reason)}</p>`
             : html`<p class="hint" id="f-reason-hint">Shown in the order's activity with your name; not sent to the buyer.</p>`
         }
       </div>

@@ -397,6 +397,6 @@ describe('webhooks page', () => {
     expect(log.body).toContain('webhook.test');
     const bad = await c.post('/console/a/acme/webhooks', { url: 'ftp://nope' });
     expect(bad.statusCode).toBe(422);
-    expect(bad.body).toContain('must be an http or https URL');
+    expect(bad.body).toContain('Must be an http or https URL.');
   });
 });

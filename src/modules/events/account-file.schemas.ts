@@ -59,6 +59,13 @@ export function parseAccountFile(input: unknown): AccountFile {
       // `if`/`oneOf` wrappers repeat their children's messages
       .filter((e) => e.keyword !== 'if')
       .map(describeSchemaError);
+    // the cross-checks too, as far as the malformed file lets them run: a caller fixing the file
+    // (an organiser in the console) sees every problem in one round
+    try {
+      problems.push(...crossCheck(input as AccountFile));
+    } catch {
+      // a shape the schema refused can stop a cross-check; the schema's problems stand alone
+    }
     throw importError([...new Set(problems)]);
   }
   const file = input as AccountFile;
