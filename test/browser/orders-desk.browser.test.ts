@@ -94,7 +94,7 @@ describe('the orders desk in a browser', () => {
     await signIn(page);
     await page.goto(`${base}/console/a/lantern/events/night/dashboard`);
     const netBefore = await page.locator('.stat-card').first().locator('strong').textContent();
-    expect(netBefore).toBe('855.00 EUR');
+    expect(netBefore).toBe('€855.00');
     await accessible(page, 'dashboard');
     await page.getByRole('link', { name: 'By week' }).click();
     await page.waitForURL(/by=week/);
@@ -116,17 +116,17 @@ describe('the orders desk in a browser', () => {
 
     await page.getByRole('link', { name: 'Refund…' }).click();
     await accessible(page, 'refund-confirm');
-    expect(await page.getByLabel('Everything left: 180.00 EUR').isChecked()).toBe(true);
+    expect(await page.getByLabel('Everything left: €180.00').isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await page.waitForURL(/done=refunded/);
     expect(await page.getByRole('status').textContent()).toContain('Refunded');
-    expect(await page.locator('.big-line').textContent()).toContain('refunded 180.00 EUR');
-    expect(await page.locator('ol.activity').textContent()).toContain(`Refunded 180.00 EUR (sandbox)`);
+    expect(await page.locator('.big-line').textContent()).toContain('refunded €180.00');
+    expect(await page.locator('ol.activity').textContent()).toContain(`Refunded €180.00 (sandbox)`);
     expect(await page.locator('ol.activity').textContent()).toContain(MANAGER.email);
 
     await page.getByRole('link', { name: 'Dashboard' }).click();
-    expect(await page.locator('.stat-card').first().textContent()).toContain('after 180.00 EUR refunded');
-    expect(await page.locator('.stat-card').first().locator('strong').textContent()).toBe('675.00 EUR');
+    expect(await page.locator('.stat-card').first().textContent()).toContain('after €180.00 refunded');
+    expect(await page.locator('.stat-card').first().locator('strong').textContent()).toBe('€675.00');
 
     // and in the income report, by month
     await page.getByRole('link', { name: 'Reports' }).click();
@@ -134,8 +134,8 @@ describe('the orders desk in a browser', () => {
     await page.getByRole('button', { name: 'Show' }).click();
     await page.waitForURL(/range=all/);
     const refunded = page.locator('.stat-card', { hasText: 'Refunded' });
-    expect(await refunded.locator('strong').textContent()).toBe('180.00 EUR');
-    expect(await page.locator('tr', { hasText: 'November 2026' }).textContent()).toContain('180.00 EUR');
+    expect(await refunded.locator('strong').textContent()).toBe('€180.00');
+    expect(await page.locator('tr', { hasText: 'November 2026' }).textContent()).toContain('€180.00');
     await accessible(page, 'income');
     await page.getByRole('link', { name: 'Orders report' }).click();
     await page.getByLabel('Group by').selectOption('status');

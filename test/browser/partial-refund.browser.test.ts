@@ -82,7 +82,7 @@ describe('a partial refund in a browser', () => {
     await page.waitForLoadState();
     const amount = page.getByLabel('Amount (EUR)');
     expect(await amount.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('#f-amount-err').textContent()).toBe('Only 75.00 EUR is left to refund');
+    expect(await page.locator('#f-amount-err').textContent()).toBe('Only €75.00 is left to refund.');
     expect(await amount.inputValue()).toBe('80.00');
     expect(await page.getByLabel(/NIGHT-FAM-2/).isChecked()).toBe(true);
     expect(await page.getByLabel(/Reason/).inputValue()).toBe('Dorothy is ill');
@@ -92,9 +92,9 @@ describe('a partial refund in a browser', () => {
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await page.waitForURL(/done=partly-refunded/);
     expect(await page.getByRole('status').textContent()).toContain('Part of the order was refunded');
-    expect(await page.locator('.big-line').textContent()).toContain('refunded 25.00 EUR');
+    expect(await page.locator('.big-line').textContent()).toContain('refunded €25.00');
     expect(await page.locator('ol.activity').textContent()).toContain(
-      'Partly refunded 25.00 EUR; tickets void: NIGHT-FAM-2 (sandbox). Reason: Dorothy is ill',
+      'Partly refunded €25.00; tickets void: NIGHT-FAM-2 (sandbox). Reason: Dorothy is ill',
     );
     expect(await page.locator('tr', { hasText: 'NIGHT-FAM-2' }).textContent()).toContain('voided');
     expect(await page.locator('tr', { hasText: 'NIGHT-FAM-1' }).textContent()).toContain('valid');

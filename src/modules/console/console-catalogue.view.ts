@@ -1,6 +1,6 @@
 import { plainGeneral, plainList } from './plain-words.ts';
+import { money } from './formats.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
-import { formatMoney } from '../../platform/money.ts';
 import type { EventConfig, EventDocument } from '../events/event-config.service.ts';
 import { fieldText, listOf, type KindSpec } from './catalogue-form.ts';
 import { can, type Viewer } from './console.http.ts';
@@ -96,9 +96,9 @@ function itemFields(
 /** One line about an item: price, discount (with its uses, limit and ticket types), capacity, on sale or archived. */
 function summary(item: Record<string, unknown>, currency: string, extra: SummaryExtra = {}): string {
   const parts: string[] = [];
-  if (typeof item.price === 'number') parts.push(formatMoney(item.price, currency));
+  if (typeof item.price === 'number') parts.push(money(item.price, currency));
   if (typeof item.percent_off === 'number') parts.push(`${item.percent_off}% off`);
-  if (typeof item.amount_off === 'number') parts.push(`${formatMoney(item.amount_off, currency)} off`);
+  if (typeof item.amount_off === 'number') parts.push(`${money(item.amount_off, currency)} off`);
   if (typeof item.code === 'string') {
     const used = extra.uses?.get(item.code) ?? 0;
     const max = typeof item.max_uses === 'number' ? item.max_uses : null;

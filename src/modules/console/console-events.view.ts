@@ -1,7 +1,6 @@
 import { plainGeneral, plainList } from './plain-words.ts';
+import { money, when } from './formats.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
-import { dateTimeFormat } from '../../platform/time.ts';
-import { formatMoney } from '../../platform/money.ts';
 import type { EventConfig, EventDocument } from '../events/event-config.service.ts';
 import type { EventSummary } from '../events/events.service.ts';
 import { localInput } from './catalogue-form.ts';
@@ -21,9 +20,6 @@ export const STALE: Flash = {
   kind: 'bad',
   text: 'Someone else changed this event after you opened the page, so your change was not saved. The page now shows the current version: make your change again.',
 };
-
-const when = (at: Date | string, tz: string) =>
-  dateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
 
 /** The events list: upcoming first, then past ones, with tickets sold, net sales and capacity; archived ones on their own list. */
 export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; archived?: boolean; flash: Flash | null }): string {
@@ -62,7 +58,7 @@ export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; ar
                           </td>
                           <td>${when(e.starts_at, e.timezone)}</td>
                           <td class="num" data-sold="${e.slug}">${e.sold ?? 0}</td>
-                          <td class="num">${formatMoney(Number(e.net_cents ?? 0), e.currency)}</td>
+                          <td class="num">${money(Number(e.net_cents ?? 0), e.currency)}</td>
                           <td class="num">${e.capacity ?? '∞'}</td>
                         </tr>`,
                     )}
@@ -223,7 +219,7 @@ export function eventDetailsPage(opts: {
                   <button type="submit" class="secondary">Duplicate</button>
                 </form>`
               : html`<div class="card">
-                <p><strong>Starts</strong> ${localInput(doc.starts_at, doc.timezone ?? 'UTC').replace('T', ' ')} (${doc.timezone})</p>
+                <p><strong>Starts</strong> ${when(doc.starts_at, doc.timezone ?? 'UTC')} (${doc.timezone})</p>
                 ${doc.venue ? html`<p><strong>Venue</strong> ${doc.venue.name}</p>` : ''}
               </div>`
           }`,

@@ -1,5 +1,5 @@
+import { when } from './formats.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
-import { dateTimeFormat } from '../../platform/time.ts';
 import type { EventDocument } from '../events/event-config.service.ts';
 import { localInput } from './catalogue-form.ts';
 import type { Viewer } from './console.http.ts';
@@ -9,9 +9,6 @@ import { consolePage, field, hiddenCsrf, type Flash } from './console-layout.vie
 // open, archived, deleted. Template text keeps its own indentation (it is the pages' HTML).
 
 const eventBase = (v: Viewer, slug: string) => `/console/a/${encodeURIComponent(v.account!.slug)}/events/${slug}`;
-
-const when = (at: string, tz: string) =>
-  dateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
 
 /** What a lifecycle form's answer (`?lifecycle=`) says on the event's page. */
 const OUTCOMES: Record<string, Flash> = {

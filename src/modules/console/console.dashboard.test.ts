@@ -92,12 +92,12 @@ describe('the event dashboard', () => {
     const rows = numbers(res.body);
     // 3 Nov to 22 Nov (the test clock's today): 20 days, most of them empty
     expect(rows).toHaveLength(20);
-    expect(rows[0]).toEqual(['3 Nov', '2', '75.00 EUR', '0.00 EUR']);
-    expect(rows.find((r) => r[0] === '10 Nov')).toEqual(['10 Nov', '1', '75.00 EUR', '0.00 EUR']);
-    expect(rows.find((r) => r[0] === '4 Nov')).toEqual(['4 Nov', '0', '0.00 EUR', '0.00 EUR']);
-    expect(res.body).toContain('150.00 EUR from 3 orders with payment');
+    expect(rows[0]).toEqual(['3 Nov', '2', '€75.00', '€0.00']);
+    expect(rows.find((r) => r[0] === '10 Nov')).toEqual(['10 Nov', '1', '€75.00', '€0.00']);
+    expect(rows.find((r) => r[0] === '4 Nov')).toEqual(['4 Nov', '0', '€0.00', '€0.00']);
+    expect(res.body).toContain('€150.00 from 3 orders with payment');
     expect(res.body).toMatch(/Tickets sold<\/span><strong>7<\/strong>/);
-    expect(res.body).toContain('25.00 EUR');
+    expect(res.body).toContain('€25.00');
     expect(res.body).toContain('1 order on hold');
     expect(res.body).toContain('Main door: 0 of 7');
     // tickets by the day of payment: the free ticket counts here, not among orders with payment
@@ -113,12 +113,12 @@ describe('the event dashboard', () => {
     const c = await signedIn('manager');
     const weeks = numbers((await c.get(`${dash}?by=week`)).body);
     expect(weeks.map((r) => r.slice(0, 3))).toEqual([
-      ['2 Nov', '2', '75.00 EUR'],
-      ['9 Nov', '1', '75.00 EUR'],
-      ['16 Nov', '0', '0.00 EUR'],
+      ['2 Nov', '2', '€75.00'],
+      ['9 Nov', '1', '€75.00'],
+      ['16 Nov', '0', '€0.00'],
     ]);
     const months = numbers((await c.get(`${dash}?by=month`)).body);
-    expect(months).toEqual([['Nov 2026', '3', '150.00 EUR', '0.00 EUR']]);
+    expect(months).toEqual([['Nov 2026', '3', '€150.00', '€0.00']]);
     // an unknown grouping is the default, by day
     expect(numbers((await c.get(`${dash}?by=year`)).body)).toHaveLength(20);
   });
@@ -128,8 +128,8 @@ describe('the event dashboard', () => {
     await c.get('/console/a/acme/events/gala/orders/GALA-3');
     expect((await c.post('/console/a/acme/events/gala/orders/GALA-3/refund', {})).headers.location).toContain('done=refunded');
     const res = await c.get(dash);
-    expect(res.body).toContain('after 75.00 EUR refunded');
-    expect(numbers(res.body).find((r) => r[0] === '10 Nov')).toEqual(['10 Nov', '1', '0.00 EUR', '75.00 EUR']);
+    expect(res.body).toContain('after €75.00 refunded');
+    expect(numbers(res.body).find((r) => r[0] === '10 Nov')).toEqual(['10 Nov', '1', '€0.00', '€75.00']);
     expect(tickets(res.body).find((r) => r[0] === '10 Nov')).toEqual(['10 Nov', '0']);
   });
 

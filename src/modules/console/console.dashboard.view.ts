@@ -1,5 +1,6 @@
+import { money } from './formats.ts';
 import { html, raw } from '../../platform/http/html.ts';
-import { formatMoney, minorDigits } from '../../platform/money.ts';
+import { minorDigits } from '../../platform/money.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 import { DASHBOARD_GROUPS, type Dashboard, type DashboardGroup } from '../reports/dashboard.service.ts';
 import { barChart } from './charts.view.ts';
@@ -30,7 +31,7 @@ function bucketLabel(key: string, group: DashboardGroup): string {
 /** The dashboard, its sales grouped `by` day, week or month. */
 export function dashboardPage(viewer: Viewer, d: Dashboard, by: DashboardGroup): string {
   const cur = d.event.currency;
-  const money = (c: number) => formatMoney(c, cur);
+  const amount = (c: number) => money(c, cur);
   const unit = 10 ** minorDigits(cur);
   const axis = (c: number) => `${Math.round(c / unit).toLocaleString('en-GB')} ${cur.toUpperCase()}`;
   const base = `/console/a/${encodeURIComponent(viewer.account!.slug)}/events/${encodeURIComponent(d.event.slug)}`;
@@ -38,19 +39,17 @@ export function dashboardPage(viewer: Viewer, d: Dashboard, by: DashboardGroup):
   const sold = tickets.reduce((s, r) => s + r.sold, 0);
   const best = d.sales.reduce((m, b) => (b.net_cents > (m?.net_cents ?? -Infinity) ? b : m), d.sales[0]);
   const summary = d.sales.length
-    ? `${GROUP_LABEL[by]}, ${bucketLabel(d.sales[0]!.key, by)} to ${bucketLabel(d.sales.at(-1)!.key, by)}: ${money(d.totals.net_cents)} from ${count(d.totals.orders, 'order', 'orders')} with payment` +
-      (best && best.net_cents > 0 ? `; the best ${by} was ${bucketLabel(best.key, by)} with ${money(best.net_cents)}.` : '.')
+    ? `${GROUP_LABEL[by]}, ${bucketLabel(d.sales[0]!.key, by)} to ${bucketLabel(d.sales.at(-1)!.key, by)}: ${amount(d.totals.net_cents)} from ${count(d.totals.orders, 'order', 'orders')} with payment` +
+      (best && best.net_cents > 0 ? `; the best ${by} was ${bucketLabel(best.key, by)} with ${amount(best.net_cents)}.` : '.')
     : 'No paid orders yet.';
   const body = html`${eventTabs(viewer, d.event.slug, 'dashboard')}
         <div class="stats-row">
-          <div class="stat-card"><span>Net sales</span><strong>${money(d.totals.net_cents)}</strong>
-            ${d.totals.refund_cents ? html`<small>after ${money(d.totals.refund_cents)} refunded</small>` : ''}</div>
+          <div class="stat-card"><span>Net sales</span><strong>${amount(d.totals.net_cents)}</strong>
+            ${d.totals.refund_cents ? html`<small>after ${amount(d.totals.refund_cents)} refunded</small>` : ''}</div>
           <div class="stat-card"><span>Orders with payment</span><strong>${n(d.totals.orders)}</strong></div>
           <div class="stat-card"><span>Tickets sold</span><strong>${n(sold)}</strong></div>
           <div class="stat-card"><span>Pending payment</span><strong>${
-            d.pending.length
-              ? d.pending.map((p, i) => html`${i ? ' + ' : ''}${formatMoney(p.total_cents, p.currency)}`)
-              : money(0)
+            d.pending.length ? d.pending.map((p, i) => html`${i ? ' + ' : ''}${money(p.total_cents, p.currency)}`) : amount(0)
           }</strong><small>${onHold(d.pending.reduce((s, p) => s + p.orders, 0))}</small></div>
         </div>
 
@@ -79,7 +78,7 @@ export function dashboardPage(viewer: Viewer, d: Dashboard, by: DashboardGroup):
                       'Net sales',
                       'Refunded',
                     ],
-                    rows: d.sales.map((b) => [bucketLabel(b.key, by), n(b.orders), money(b.net_cents), money(b.refund_cents)]),
+                    rows: d.sales.map((b) => [bucketLabel(b.key, by), n(b.orders), amount(b.net_cents), amount(b.refund_cents)]),
                   },
                 })}`
               : html`<p>No paid orders yet: the chart starts with the first sale.</p>`
@@ -167,7 +166,7 @@ export function dashboardPage(viewer: Viewer, d: Dashboard, by: DashboardGroup):
                   ${d.recent.map(
                     (o) => html`<li>
                       <a href="${base}/orders/${encodeURIComponent(o.ref)}">${o.ref}</a> ${o.name ?? o.email ?? ''}
-                      <span class="muted">· ${o.status} · ${formatMoney(o.total_cents, o.currency)}</span>
+                      <span class="muted">· ${o.status} · ${money(o.total_cents, o.currency)}</span>
                     </li>`,
                   )}
                 </ul>

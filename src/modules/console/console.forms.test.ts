@@ -63,6 +63,8 @@ describe('plain words for the document’s messages', () => {
       /^Give either a percentage off or an amount off/,
     );
     expect(plainMessage('must be >= 0')).toBe('Use 0 or more.');
+    expect(plainMessage('Only 25.00 EUR is left to refund')).toBe('Only €25.00 is left to refund.');
+    expect(plainMessage('Only 1200 JPY is left')).toBe('Only JP¥1,200 is left.');
     expect(plainMessage('something about sales_end_at')).toBe('Something about the end of sales.');
     expect(plainGeneral('$.ticket_types[1].price: must be >= 0')).toBe('Ticket types 2, price: Use 0 or more.');
   });

@@ -1,6 +1,5 @@
+import { money, when } from './formats.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
-import { formatMoney } from '../../platform/money.ts';
-import { dateTimeFormat } from '../../platform/time.ts';
 import type { DeskActivity, DeskOrderDetail } from '../orders/order-desk.service.ts';
 import { can, type Viewer } from './console.http.ts';
 import { buttonForm, checkbox, consolePage, field, hiddenCsrf, type FieldErrors, type Flash } from './console-layout.view.ts';
@@ -17,8 +16,6 @@ export const eventBase = (v: Viewer, slug: string) =>
   `/console/a/${encodeURIComponent(v.account!.slug)}/events/${encodeURIComponent(slug)}`;
 
 /** A moment in the event's timezone, as the desk shows times. */
-export const when = (at: Date | string | null, tz: string) =>
-  at ? dateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at)) : '';
 
 export const STATUS_LABEL: Record<string, string> = {
   pending: 'Pending',
@@ -48,7 +45,7 @@ function activityText(a: DeskActivity, currency: string): string {
     case 'expired':
       return 'Hold ended unpaid: canceled';
     case 'refunded': {
-      const amount = typeof d.amount_cents === 'number' ? formatMoney(d.amount_cents, currency) : '';
+      const amount = typeof d.amount_cents === 'number' ? money(d.amount_cents, currency) : '';
       const tickets = Array.isArray(d.tickets) ? d.tickets.map(String) : [];
       const what = d.partial
         ? `Partly refunded ${amount}${tickets.length ? `; tickets void: ${tickets.join(', ')}` : '; the tickets stay valid'}`
@@ -105,7 +102,7 @@ export function orderDeskPage(
     const seat = view.seats.find((x) => x.ticket === ref);
     return seat ? html`<br /><small>${seatText(seat)}</small>` : '';
   };
-  const money = (c: number) => formatMoney(c, order.currency);
+  const amount = (c: number) => money(c, order.currency);
   const here = `${eventBase(viewer, event.slug)}/orders/${encodeURIComponent(order.ref)}`;
   const write = can(viewer, 'orders.write');
   const balance = order.total_cents - order.refunded_cents;
@@ -114,8 +111,8 @@ export function orderDeskPage(
   const body = html`${eventTabs(viewer, event.slug, 'orders')}
       <p><a href="${eventBase(viewer, event.slug)}/orders">← All orders</a></p>
       <div class="card summary">
-        <p class="big-line">${statusPill(order.status)} <strong>${money(order.total_cents)}</strong>
-          ${order.refunded_cents ? html`<span class="muted">· refunded ${money(order.refunded_cents)}</span>` : ''}</p>
+        <p class="big-line">${statusPill(order.status)} <strong>${amount(order.total_cents)}</strong>
+          ${order.refunded_cents ? html`<span class="muted">· refunded ${amount(order.refunded_cents)}</span>` : ''}</p>
         <dl class="facts">
           <div><dt>Buyer</dt><dd>${order.name ?? '—'}<br />${order.email ?? ''}</dd></div>
           <div><dt>Placed</dt><dd>${when(order.created_at, tz)}</dd></div>
@@ -132,14 +129,14 @@ export function orderDeskPage(
           <tbody>
             ${view.lines.map(
               (l) =>
-                html`<tr><td>${l.name}</td><td class="num">${l.quantity}</td><td class="num">${money(l.unit_price_cents)}</td><td class="num">${money(l.total_cents)}</td></tr>`,
+                html`<tr><td>${l.name}</td><td class="num">${l.quantity}</td><td class="num">${amount(l.unit_price_cents)}</td><td class="num">${amount(l.total_cents)}</td></tr>`,
             )}
             ${view.discounts.map(
               (x) =>
-                html`<tr><td>Discount <code>${x.code}</code></td><td></td><td></td><td class="num">−${money(x.amount_cents)}</td></tr>`,
+                html`<tr><td>Discount <code>${x.code}</code></td><td></td><td></td><td class="num">−${amount(x.amount_cents)}</td></tr>`,
             )}
             <tr>
-              <td><strong>Total</strong></td><td></td><td></td><td class="num"><strong>${money(order.total_cents)}</strong></td></tr>
+              <td><strong>Total</strong></td><td></td><td></td><td class="num"><strong>${amount(order.total_cents)}</strong></td></tr>
           </tbody>
         </table>
       </div>
@@ -154,13 +151,13 @@ export function orderDeskPage(
                 (
                   x,
                 ) => html`<tr><td>Payment · ${x.rail}${x.provider !== x.rail ? ` via ${x.provider}` : ''}${x.simulated && x.provider !== 'sandbox' ? ' (test)' : ''}</td><td>${x.status}</td>
-                  <td class="num">${formatMoney(x.amount_cents, x.currency)}</td><td>${when(x.created_at, tz)}</td></tr>`,
+                  <td class="num">${money(x.amount_cents, x.currency)}</td><td>${when(x.created_at, tz)}</td></tr>`,
               )}
               ${d.refunds.map(
                 (
                   x,
                 ) => html`<tr><td>Refund${x.simulated ? ' (sandbox)' : ''}${x.error ? html`<div class="error">${x.error}</div>` : ''}</td><td>${x.status}</td>
-                  <td class="num">${formatMoney(x.amount_cents, x.currency)}</td><td>${when(x.completed_at ?? x.created_at, tz)}</td></tr>`,
+                  <td class="num">${money(x.amount_cents, x.currency)}</td><td>${when(x.completed_at ?? x.created_at, tz)}</td></tr>`,
               )}
             </tbody></table></div>`
           : html`<p class="muted">No payments: ${order.total_cents === 0 ? 'a free order.' : 'nothing has been paid yet.'}</p>`

@@ -1,9 +1,9 @@
+import { money, when } from './formats.ts';
 import { html } from '../../platform/http/html.ts';
-import { formatMoney } from '../../platform/money.ts';
 import type { FoundOrder } from '../orders/order-desk.service.ts';
 import type { Viewer } from './console.http.ts';
 import { consolePage, field } from './console-layout.view.ts';
-import { eventBase, statusPill, when } from './console.order-desk.view.ts';
+import { eventBase, statusPill } from './console.order-desk.view.ts';
 
 /** The console header's order search: orders of every event of the account, by reference, email or name. */
 export function orderSearchPage(viewer: Viewer, q: string, found: FoundOrder[]): string {
@@ -43,7 +43,7 @@ export function orderSearchPage(viewer: Viewer, q: string, found: FoundOrder[]):
                         <td>${o.event_name}</td>
                         <td>${o.name ?? ''}<div class="muted">${o.email ?? ''}</div></td>
                         <td>${statusPill(o.status)}</td>
-                        <td class="num">${formatMoney(o.total_cents, o.currency)}</td>
+                        <td class="num">${money(o.total_cents, o.currency)}</td>
                         <td>${when(o.created_at, 'UTC')} UTC</td>
                       </tr>`,
                   )}

@@ -125,7 +125,7 @@ describe('the orders desk', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Ada Lovelace');
     expect(page.body).toContain('GALA-ADA-2');
-    expect(page.body).toContain('180.00 EUR');
+    expect(page.body).toContain('€180.00');
     expect(page.body).toContain('Activity');
     // a viewer reads, and is offered no action
     expect(page.body).not.toContain('Save buyer');
@@ -186,7 +186,7 @@ describe('the orders desk', () => {
     expect(page.body).toContain(`href="${desk}/GALA-ADA/refund"`);
     const confirm = await c.get(`${desk}/GALA-ADA/refund`);
     expect(confirm.statusCode).toBe(200);
-    expect(confirm.body).toContain('Everything left: 180.00 EUR');
+    expect(confirm.body).toContain('Everything left: €180.00');
     expect((await orderOf('GALA-ADA')).status).toBe('paid');
     const [a, b] = await Promise.all([c.post(`${desk}/GALA-ADA/refund`, {}), c.post(`${desk}/GALA-ADA/refund`, {})]);
     expect([a.headers.location, b.headers.location].sort()).toEqual([

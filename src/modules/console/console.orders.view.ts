@@ -1,10 +1,10 @@
 import { plainList } from './plain-words.ts';
+import { money, when } from './formats.ts';
 import { html, raw } from '../../platform/http/html.ts';
-import { formatMoney } from '../../platform/money.ts';
 import { isFiltered, ORDER_STATUSES, type DeskEvent, type DeskList, type OrderFilter } from '../orders/order-desk.service.ts';
 import { can, type Viewer } from './console.http.ts';
 import { consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console-layout.view.ts';
-import { eventBase, STATUS_LABEL, statusPill, when } from './console.order-desk.view.ts';
+import { eventBase, STATUS_LABEL, statusPill } from './console.order-desk.view.ts';
 import { eventTabs } from './event-tabs.view.ts';
 
 /**
@@ -98,10 +98,8 @@ export function ordersListPage(viewer: Viewer, list: DeskList, query: Record<str
                       <td>${o.name ?? ''}<div class="muted">${o.email ?? ''}</div></td>
                       <td>${statusPill(o.status)}</td>
                       <td class="num">${o.ticket_units}</td>
-                      <td class="num">${formatMoney(o.total_cents, o.currency)}${
-                        o.refunded_cents
-                          ? html`<div class="muted">refunded ${formatMoney(o.refunded_cents, o.currency)}</div>`
-                          : ''
+                      <td class="num">${money(o.total_cents, o.currency)}${
+                        o.refunded_cents ? html`<div class="muted">refunded ${money(o.refunded_cents, o.currency)}</div>` : ''
                       }</td>
                       <td>${when(o.created_at, tz)}</td>
                     </tr>`,

@@ -159,7 +159,7 @@ describe('the console as an organiser reads it', () => {
     const codes = await c.get('/console/a/words/events/single/codes');
     expect(codes.statusCode).toBe(200);
     expect(codes.body).toContain('10% off · used 0 of 50 · only VIP');
-    expect(codes.body).toContain('5.00 EUR off · used 1 time, no limit · every ticket type');
+    expect(codes.body).toContain('€5.00 off · used 1 time, no limit · every ticket type');
     const none = await c.get('/console/a/words/events/show/codes');
     expect(none.body).toContain('No discount codes yet. <a href="#add">Add the first discount code</a>.');
     expect(none.body).toMatch(/<form method="post" action="[^"]+\/codes" class="card" id="add">/);
@@ -181,9 +181,9 @@ describe('the console as an organiser reads it', () => {
     expect(list.body).toContain('<th scope="col" class="num">Net sales</th>');
     const row = (slug: string) =>
       new RegExp(`data-sold="${slug}">(\\d+)</td>\\s*<td class="num">([^<]+)</td>`).exec(list.body)?.slice(1);
-    expect(row('show')).toEqual(['2', '50.00 EUR']);
-    expect(row('single')).toEqual(['1', '20.00 EUR']);
-    expect(row('empty')).toEqual(['0', '0.00 EUR']);
+    expect(row('show')).toEqual(['2', '€50.00']);
+    expect(row('single')).toEqual(['1', '€20.00']);
+    expect(row('empty')).toEqual(['0', '€0.00']);
   });
 
   it('finds orders across all the account’s events from the header, by reference, ticket, email or name', async () => {

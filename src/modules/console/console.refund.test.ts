@@ -87,8 +87,8 @@ describe('refunds in the console', () => {
     const order = await c.get(`${desk}/R-TICKETS`);
     expect(order.body).toContain(`href="${desk}/R-TICKETS/refund"`);
     const { page } = await refundForm(c, 'R-TICKETS');
-    expect(page.body).toContain('Everything left: 75.00 EUR');
-    expect(page.body).toContain('R-TICKETS-2 · General · Charles · 25.00 EUR');
+    expect(page.body).toContain('Everything left: €75.00');
+    expect(page.body).toContain('R-TICKETS-2 · General · Charles · €25.00');
     expect(page.body).toMatch(/name="scope" value="amount"/);
     expect(page.body.match(/sandbox/gi)).toHaveLength(1);
   });
@@ -114,7 +114,7 @@ describe('refunds in the console', () => {
     expect(after.refunds).toMatchObject([{ amount_cents: 2500, status: 'succeeded', reason: 'Charles cannot come' }]);
     const page = await c.get(String(res.headers.location));
     expect(page.body).toContain('Part of the order was refunded.');
-    expect(page.body).toContain('Partly refunded 25.00 EUR; tickets void: R-TICKETS-2 (sandbox). Reason: Charles cannot come');
+    expect(page.body).toContain('Partly refunded €25.00; tickets void: R-TICKETS-2 (sandbox). Reason: Charles cannot come');
     // the buyer's mail names the voided ticket and says the others stay valid
     const mail = await renderRefundMail(t.ctx, { order_id: (await orderOf('R-TICKETS')).id, refund_id: after.refunds[0]!.id });
     expect(mail!.text).toContain('25.00');
@@ -133,7 +133,7 @@ describe('refunds in the console', () => {
     expect(after.tickets.every((x) => x.status === 'valid')).toBe(true);
     expect(after.refunds).toMatchObject([{ amount_cents: 1005, reason: null }]);
     const again = await refundForm(c, 'R-AMOUNT');
-    expect(again.page.body).toContain('Everything left: 64.95 EUR');
+    expect(again.page.body).toContain('Everything left: €64.95');
   });
 
   it('refuses more than is left beside the amount, keeping what was typed, and changes nothing', async () => {
@@ -150,7 +150,7 @@ describe('refunds in the console', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(res.body).toMatch(/id="f-amount"[^>]*aria-invalid="true"/);
-    expect(res.body).toContain('Only 25.00 EUR is left to refund');
+    expect(res.body).toContain('Only €25.00 is left to refund');
     expect(res.body).toContain('value="25.01"');
     expect(res.body).toContain('>Too much</textarea>');
     expect(res.body).toMatch(/id="scope-amount"[^>]*checked/);

@@ -1,6 +1,6 @@
 import { plainList } from './plain-words.ts';
+import { money } from './formats.ts';
 import { html, raw } from '../../platform/http/html.ts';
-import { formatMoney } from '../../platform/money.ts';
 import type { DeskOrderDetail } from '../orders/order-desk.service.ts';
 import type { Viewer } from './console.http.ts';
 import { consolePage, field, hiddenCsrf, type FieldErrors, type Flash } from './console-layout.view.ts';
@@ -40,7 +40,7 @@ function throughWhat(payments: DeskOrderDetail['payments']): string {
 export function refundPage(viewer: Viewer, eventSlug: string, d: DeskOrderDetail, opts: RefundPageOptions): string {
   const { order } = d;
   const here = `${eventBase(viewer, eventSlug)}/orders/${encodeURIComponent(order.ref)}`;
-  const money = (c: number) => formatMoney(c, order.currency);
+  const amount = (c: number) => money(c, order.currency);
   const balance = order.total_cents - order.refunded_cents;
   const f: RefundForm = opts.form ?? { scope: 'all', tickets: [], amount: '', reason: '' };
   const errs = opts.errors ?? {};
@@ -59,9 +59,9 @@ export function refundPage(viewer: Viewer, eventSlug: string, d: DeskOrderDetail
     <div class="card">
       <dl class="facts">
         <div><dt>Buyer</dt><dd>${order.name ?? order.email ?? '—'}</dd></div>
-        <div><dt>Paid</dt><dd>${money(order.total_cents)}</dd></div>
-        ${order.refunded_cents ? html`<div><dt>Refunded so far</dt><dd>${money(order.refunded_cents)}</dd></div>` : ''}
-        <div><dt>Left to refund</dt><dd><strong>${money(balance)}</strong></dd></div>
+        <div><dt>Paid</dt><dd>${amount(order.total_cents)}</dd></div>
+        ${order.refunded_cents ? html`<div><dt>Refunded so far</dt><dd>${amount(order.refunded_cents)}</dd></div>` : ''}
+        <div><dt>Left to refund</dt><dd><strong>${amount(balance)}</strong></dd></div>
       </dl>
       <p>The money goes back through ${throughWhat(d.payments)}. The buyer is told by mail.</p>
     </div>
@@ -70,7 +70,7 @@ export function refundPage(viewer: Viewer, eventSlug: string, d: DeskOrderDetail
       <input type="hidden" name="nonce" value="${opts.nonce}" />
       <fieldset class="plain-fieldset">
         <legend>What to refund</legend>
-        ${radio('all', `Everything left: ${money(balance)}`, 'All tickets become void and their places go back on sale.')}
+        ${radio('all', `Everything left: ${amount(balance)}`, 'All tickets become void and their places go back on sale.')}
         ${radio(
           'tickets',
           'Chosen tickets',
@@ -86,7 +86,7 @@ export function refundPage(viewer: Viewer, eventSlug: string, d: DeskOrderDetail
                 (t) =>
                   html`<div class="field"><label class="check" for="t-${t.ref}"
                     ><input type="checkbox" id="t-${t.ref}" name="tickets" value="${t.ref}" ${f.tickets.includes(t.ref) ? raw('checked') : ''} />
-                    ${t.ref} · ${t.ticket_type}${t.attendee_name ? ` · ${t.attendee_name}` : ''} · ${money(t.price_cents)}</label
+                    ${t.ref} · ${t.ticket_type}${t.attendee_name ? ` · ${t.attendee_name}` : ''} · ${amount(t.price_cents)}</label
                   ></div>`,
               )
             : html`<p class="muted">No valid tickets left on this order.</p>`
@@ -98,7 +98,7 @@ export function refundPage(viewer: Viewer, eventSlug: string, d: DeskOrderDetail
         label: `Amount (${order.currency.toUpperCase()})`,
         value: f.amount,
         errors: errs,
-        hint: `At most ${money(balance)}. For chosen tickets, leave it empty to refund their price.`,
+        hint: `At most ${amount(balance)}. For chosen tickets, leave it empty to refund their price.`,
         attrs: 'inputmode="decimal" autocomplete="off"',
       })}
       <div class="field">

@@ -59,9 +59,9 @@ describe('reports in the console', () => {
     const c = await signedIn('viewer');
     const res = await c.get(`${base}?range=all`);
     expect(res.statusCode).toBe(200);
-    expect(cells(res.body, 'October 2026').slice(0, 2)).toEqual(['1', '25.00 EUR']);
-    expect(cells(res.body, 'November 2026').slice(0, 3)).toEqual(['1', '25.00 EUR', '2.50 EUR']);
-    expect(cells(res.body, 'Total').slice(0, 3)).toEqual(['2', '50.00 EUR', '2.50 EUR']);
+    expect(cells(res.body, 'October 2026').slice(0, 2)).toEqual(['1', '€25.00']);
+    expect(cells(res.body, 'November 2026').slice(0, 3)).toEqual(['1', '€25.00', '€2.50']);
+    expect(cells(res.body, 'Total').slice(0, 3)).toEqual(['2', '€50.00', '€2.50']);
   });
 
   it('groups the orders report by every axis of the spec, with ranges and filters', async () => {
@@ -70,7 +70,7 @@ describe('reports in the console', () => {
     expect(cells(month.body, '2026-10')[0]).toBe('1');
     expect(cells(month.body, '2026-11')[0]).toBe('1');
     const code = await c.get(`${base}/orders?group=code&range=all`);
-    expect(cells(code.body, 'EARLY').slice(0, 5)).toEqual(['1', '1', '25.00 EUR', '2.50 EUR', '22.50 EUR']);
+    expect(cells(code.body, 'EARLY').slice(0, 5)).toEqual(['1', '1', '€25.00', '€2.50', '€22.50']);
     const custom = await c.get(`${base}/orders?group=status&range=custom&from=2026-11-01&to=2026-11-30`);
     expect(cells(custom.body, 'paid')[0]).toBe('1');
     expect(cells(custom.body, 'Total')[0]).toBe('1');

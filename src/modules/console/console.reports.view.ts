@@ -1,5 +1,5 @@
+import { money } from './formats.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
-import { formatMoney } from '../../platform/money.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 import type { IncomeReport } from '../reports/income.service.ts';
 import { GROUPS, type OrdersReport } from '../reports/orders-report.service.ts';
@@ -65,7 +65,7 @@ function rangeFields(q: Record<string, string>): SafeHtml {
 /** The income page; `query` is the request's query string as typed (shown back in the range form). */
 export function incomePage(viewer: Viewer, event: string, query: Record<string, string>, r: IncomeReport): string {
   const base = eventBase(viewer, event);
-  const m = (c: number) => formatMoney(c, r.currency);
+  const m = (c: number) => money(c, r.currency);
   const cols: Array<[string, (x: IncomeReport) => string]> = [
     ['Orders', (x) => n(x.orders)],
     ['Gross', (x) => m(x.gross_cents)],
@@ -146,7 +146,7 @@ export interface OrdersReportView {
 export function ordersReportPage(v: OrdersReportView): string {
   const { viewer, report: r, saved } = v;
   const base = eventBase(viewer, v.event);
-  const m = (c: number) => formatMoney(c, r.currency);
+  const m = (c: number) => money(c, r.currency);
   const query = v.savedQuery;
   const write = can(viewer, 'events.write');
   const body = html`${eventTabs(viewer, v.event, 'reports')} ${reportNav(base, 'orders')}

@@ -1,3 +1,4 @@
+import { whenUtc } from './formats.ts';
 import type { Role } from '../../platform/db/schema.ts';
 import { CAPABILITIES } from '../../platform/http/auth.ts';
 import { html } from '../../platform/http/html.ts';
@@ -123,7 +124,7 @@ export function tokensPage(
                     <td>${t.name}</td>
                     <td>${t.capabilities.join(', ') || '(none)'}</td>
                     <td>${t.events ? t.events.join(', ') : 'all'}</td>
-                    <td>${t.last_used_at ? t.last_used_at.replace('T', ' ').replace('Z', ' UTC') : 'never'}</td>
+                    <td>${t.last_used_at ? whenUtc(t.last_used_at) : 'never'}</td>
                     <td>
                       ${buttonForm({ action: `${base}/tokens/${t.id}/revoke`, csrf: viewer.csrf, label: 'Revoke', kind: 'danger', ariaLabel: `Revoke ${t.name}` })}
                     </td>

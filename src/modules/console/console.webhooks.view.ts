@@ -1,3 +1,4 @@
+import { whenUtc } from './formats.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import { WEBHOOK_TYPES } from '../webhooks/types.ts';
 import type { deliveryAttempts, DeliveryView, EndpointView } from '../webhooks/webhooks.service.ts';
@@ -112,8 +113,8 @@ export function deliveryLogPage(v: DeliveryLogView): string {
                   <tbody>
                     ${deliveries.map(
                       (d, i) => html`<tr>
-                        <td>${d.type}<div class="muted">${d.webhook_id} · ${d.created_at.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')}</div></td>
-                        <td>${d.status}${d.next_attempt_at ? html`<div class="muted">next ${d.next_attempt_at.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')}</div>` : ''}</td>
+                        <td>${d.type}<div class="muted">${d.webhook_id} · ${whenUtc(d.created_at)}</div></td>
+                        <td>${d.status}${d.next_attempt_at ? html`<div class="muted">next ${whenUtc(d.next_attempt_at)}</div>` : ''}</td>
                         <td>
                           <ul class="muted" style="margin:0;padding-left:1rem">
                             ${attempts[i]!.map(

@@ -1,3 +1,6 @@
+import { minorDigits } from '../../platform/money.ts';
+import { money } from './formats.ts';
+
 // The console speaks to organisers, not to API clients: the event document's validation messages
 // (written for the machine API, naming JSON paths, patterns and field names) are said again here in
 // plain words before a form shows them. Anything not recognised is still shown, tidied.
@@ -71,8 +74,17 @@ function words(name: string): string {
   return FIELD_WORDS[name] ?? name.replace(/_/g, ' ');
 }
 
+/** "25.00 EUR" as the console writes money ("€25.00"). */
+function amounts(text: string): string {
+  return text.replace(/\b(\d+)(?:\.(\d+))? ([A-Z]{3})\b/g, (all, whole: string, frac: string | undefined, cur: string) => {
+    const digits = minorDigits(cur.toLowerCase());
+    if ((frac ?? '').length !== digits) return all;
+    return money(Number(`${whole}${frac ?? ''}`), cur.toLowerCase());
+  });
+}
+
 function sentence(text: string): string {
-  const t = text.trim().replace(/\b([a-z]+(?:_[a-z]+)+)\b/g, (w) => words(w));
+  const t = amounts(text.trim()).replace(/\b([a-z]+(?:_[a-z]+)+)\b/g, (w) => words(w));
   if (!t) return t;
   const first = t[0]!.toUpperCase() + t.slice(1);
   return /[.!?)]$/.test(first) ? first : `${first}.`;
