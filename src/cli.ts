@@ -6,6 +6,7 @@ import { loadConfig, ConfigError } from './platform/config.ts';
 import { AppError } from './platform/errors.ts';
 import { createRuntime, serve, type Runtime } from './server.ts';
 import { importAccount } from './modules/import/import.service.ts';
+import { exportAccount } from './modules/export/account-export.service.ts';
 import { createToken } from './modules/accounts/accounts.service.ts';
 import { hashToken } from './platform/http/auth.ts';
 import { setPassword } from './modules/users/credentials.service.ts';
@@ -20,6 +21,8 @@ const USAGE = `admit: event ticketing service
 Usage:
   admit serve [--import FILE ...] [--replace]   migrate, import account files, then serve
   admit import FILE ... [--replace]             migrate, then import account files
+  admit export --account SLUG [--out FILE]      write the account as an account file (history
+                                                included; tokens and people as hashes)
   admit migrate                                 apply database migrations
   admit token create --account SLUG --name NAME --capability C ... [--scope S ...] [--event SLUG ...]
                                                 print a new API token (shown once)
@@ -52,6 +55,39 @@ async function importFiles(runtime: Runtime, files: string[], replace: boolean):
     console.log(
       `imported ${file}: account ${r.account}, ${r.events} events, ${r.orders} orders${r.replaced ? ' (replaced)' : ''}`,
     );
+  }
+}
+
+/**
+ * Writes the export to FILE (or standard output) through a temporary file renamed at the end, so a
+ * failed export leaves no half file behind; a progress line goes to standard error.
+ */
+async function exportToFile(account: string, out: string | undefined): Promise<void> {
+  const runtime = await createRuntime({ config: loadConfig() });
+  const tmp = out ? `${out}.partial-${process.pid}` : null;
+  const stream = tmp ? fs.createWriteStream(tmp) : process.stdout;
+  const write = (chunk: string) =>
+    new Promise<void>((resolve, reject) => stream.write(chunk, (err) => (err ? reject(err) : resolve())));
+  const tty = process.stderr.isTTY;
+  try {
+    const done = await exportAccount(runtime.ctx, account, write, (p) => {
+      if (tty) process.stderr.write(`\rexported ${p.orders} of ${p.of} orders`);
+    });
+    if (tmp) {
+      await new Promise<void>((resolve, reject) =>
+        (stream as fs.WriteStream).end((err?: Error | null) => (err ? reject(err) : resolve())),
+      );
+      fs.renameSync(tmp, out!);
+    }
+    process.stderr.write(`${tty ? '\r' : ''}exported account ${account}: ${done.orders} orders${out ? ` to ${out}` : ''}\n`);
+  } catch (err) {
+    if (tmp) {
+      (stream as fs.WriteStream).destroy();
+      fs.rmSync(tmp, { force: true });
+    }
+    throw err;
+  } finally {
+    await runtime.close();
   }
 }
 
@@ -145,6 +181,12 @@ export async function main(argv: string[]): Promise<void> {
         } finally {
           await runtime.close();
         }
+        return;
+      }
+      case 'export': {
+        const { values } = parseArgs({ args: rest, options: { account: { type: 'string' }, out: { type: 'string' } } });
+        if (!values.account) throw new AppError('bad_request', 'bad_request', 'admit export needs --account SLUG');
+        await exportToFile(values.account, values.out);
         return;
       }
       case 'migrate': {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { AppError } from '../../platform/errors.ts';
+import { hashToken } from '../../platform/http/auth.ts';
 import { lineTax } from '../../platform/money.ts';
 import { isReservedComponentName } from '../themes/templates.ts';
 import { isReservedAccountSlug } from '../accounts/reserved-slugs.ts';
@@ -106,8 +107,9 @@ function crossCheck(f: AccountFile): string[] {
   });
   const secrets = new Set<string>();
   (f.tokens ?? []).forEach((t, i) => {
-    if (secrets.has(t.secret)) out.push(`$.tokens[${i}].secret: used by another token`);
-    secrets.add(t.secret);
+    const hash = t.secret_sha256 ?? hashToken(t.secret ?? '');
+    if (secrets.has(hash)) out.push(`$.tokens[${i}].${t.secret_sha256 ? 'secret_sha256' : 'secret'}: used by another token`);
+    secrets.add(hash);
     (t.events ?? []).forEach((slug, j) => {
       if (!eventSlugs.has(slug)) out.push(`$.tokens[${i}].events[${j}]: no event "${slug}" in this file`);
     });

@@ -130,8 +130,23 @@ export interface AccountFile {
     };
     plan?: { hide_powered_by?: boolean };
   };
-  tokens?: Array<{ name: string; secret: string; capabilities: string[]; scopes?: string[]; events?: string[] }>;
-  users?: Array<{ email: string; name?: string; role: 'owner' | 'manager' | 'door' | 'viewer'; password: string }>;
+  /** a token by its secret, or as exported: the SHA-256 of its secret */
+  tokens?: Array<{
+    name: string;
+    secret?: string;
+    secret_sha256?: string;
+    capabilities: string[];
+    scopes?: string[];
+    events?: string[];
+  }>;
+  /** a person with a password, or as exported: the stored hash */
+  users?: Array<{
+    email: string;
+    name?: string;
+    role: 'owner' | 'manager' | 'door' | 'viewer';
+    password?: string;
+    password_hash?: string;
+  }>;
   series?: Array<{ slug: string; name: string }>;
   html_templates?: Array<{
     key: string;

@@ -49,7 +49,14 @@ export async function importAccount(ctx: AppContext, input: unknown, opts: { rep
     const accountId = await writeAccount(trx, file, ctx.clock.now());
     // people of the console (contract section 7): made, or given this role when they exist
     for (const u of file.users ?? []) {
-      await addUser(trx, { accountId, email: u.email, name: u.name, role: u.role, password: u.password });
+      await addUser(trx, {
+        accountId,
+        email: u.email,
+        name: u.name,
+        role: u.role,
+        password: u.password,
+        passwordHash: u.password_hash,
+      });
     }
     let orders = 0;
     for (const [i, e] of (file.events ?? []).entries()) {
@@ -78,7 +85,7 @@ async function writeAccount(db: Db, f: AccountFile, now: Date): Promise<number> 
   });
 
   for (const [i, t] of (f.tokens ?? []).entries()) {
-    const hash = hashToken(t.secret);
+    const hash = t.secret_sha256 ?? hashToken(t.secret!);
     if (await tokenHashTaken(db, hash))
       throw new AppError('conflict', 'invalid_account_file', `$.tokens[${i}].secret: already used by another account's token`);
     await insertToken(db, {
@@ -181,7 +188,7 @@ async function writeOrder(
             return {
               ticket_type_id: item.id,
               ref: `${o.ref}-${ticketNo}`,
-              attendee_name: l.attendees?.[n] ?? null,
+              attendee_name: l.attendees?.[n] || null,
               qr_token: randomSecret(),
               status: o.status === 'paid' ? ('valid' as const) : ('voided' as const),
               position: ticketNo,

@@ -44,3 +44,14 @@ export function passwordProblem(password: string): string | null {
   if (password.length > 200) return 'must be at most 200 characters';
   return null;
 }
+
+/**
+ * Whether `stored` is a hash this server can check at a bounded cost: an imported hash with a huge
+ * N or r would make every sign-in attempt against it a denial of service.
+ */
+export function isPasswordHash(stored: string): boolean {
+  const m = /^scrypt\$(\d{1,8})\$(\d{1,2})\$(\d)\$([A-Za-z0-9_-]{16,64})\$([A-Za-z0-9_-]{40,64})$/.exec(stored);
+  if (!m) return false;
+  const [n, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return n >= 2 ** 14 && n <= 2 ** 17 && (n & (n - 1)) === 0 && r >= 1 && r <= 16 && p >= 1 && p <= 4;
+}

@@ -7,7 +7,7 @@ import type { Role } from '../../platform/db/schema.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { limitAlways } from '../../platform/http/rate-limit.ts';
 import { randomSecret } from '../../platform/secrets.ts';
-import { hashPassword, passwordProblem } from './passwords.ts';
+import { hashPassword, isPasswordHash, passwordProblem } from './passwords.ts';
 
 export const ROLES = ['owner', 'manager', 'door', 'viewer'] as const satisfies readonly Role[];
 
@@ -74,22 +74,25 @@ export function findUserByEmail(db: Db, email: string) {
 /** A person with a role in an account: made, or given the role when they exist (then the password is kept). */
 export async function addUser(
   db: Db,
-  input: { accountId: number; email: string; name?: string; role: Role; password?: string | null },
+  input: { accountId: number; email: string; name?: string; role: Role; password?: string | null; passwordHash?: string | null },
 ): Promise<number> {
   const fields: Record<string, string[]> = {};
   if (!EMAIL.test(input.email.trim())) fields.email = ['is not an email address'];
   if (!ROLES.includes(input.role)) fields.role = [`must be one of ${ROLES.join(', ')}`];
   const weak = input.password ? passwordProblem(input.password) : null;
   if (weak) fields.password = [weak];
+  // an exported person's stored hash is taken as it is, if it is one this server can check
+  if (input.passwordHash && !isPasswordHash(input.passwordHash))
+    fields.password_hash = ['is not a password hash this server reads'];
   if (Object.keys(fields).length) throw invalid(fields);
   const existing = await findUserByEmail(db, input.email);
   let userId: number;
   if (existing) {
     userId = existing.id;
-    if (input.password && !existing.password_hash) {
+    if ((input.password || input.passwordHash) && !existing.password_hash) {
       await db
         .updateTable('users')
-        .set({ password_hash: await hashPassword(input.password), password_changed_at: new Date() })
+        .set({ password_hash: input.passwordHash || (await hashPassword(input.password!)), password_changed_at: new Date() })
         .where('id', '=', userId)
         .execute();
     }
@@ -99,8 +102,8 @@ export async function addUser(
       .values({
         email: input.email.trim(),
         name: input.name?.trim() ?? '',
-        password_hash: input.password ? await hashPassword(input.password) : null,
-        password_changed_at: input.password ? new Date() : null,
+        password_hash: input.passwordHash || (input.password ? await hashPassword(input.password) : null),
+        password_changed_at: input.password || input.passwordHash ? new Date() : null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
