@@ -7,6 +7,7 @@ import { AppError } from './platform/errors.ts';
 import { createRuntime, serve, type Runtime } from './server.ts';
 import { importAccount } from './modules/import/import.service.ts';
 import { exportAccount } from './modules/export/account-export.service.ts';
+import { moveDatabase, MoveError } from './platform/db/move.ts';
 import { createToken } from './modules/accounts/accounts.service.ts';
 import { hashToken } from './platform/http/auth.ts';
 import { setPassword } from './modules/users/credentials.service.ts';
@@ -23,6 +24,8 @@ Usage:
   admit import FILE ... [--replace]             migrate, then import account files
   admit export --account SLUG [--out FILE]      write the account as an account file (history
                                                 included; tokens and people as hashes)
+  admit move --to postgres://...                copy the embedded database into an empty PostgreSQL
+                                                database (stop admit first); prints the DATABASE_URL
   admit migrate                                 apply database migrations
   admit token create --account SLUG --name NAME --capability C ... [--scope S ...] [--event SLUG ...]
                                                 print a new API token (shown once)
@@ -187,6 +190,34 @@ export async function main(argv: string[]): Promise<void> {
         const { values } = parseArgs({ args: rest, options: { account: { type: 'string' }, out: { type: 'string' } } });
         if (!values.account) throw new AppError('bad_request', 'bad_request', 'admit export needs --account SLUG');
         await exportToFile(values.account, values.out);
+        return;
+      }
+      case 'move': {
+        const { values } = parseArgs({ args: rest, options: { to: { type: 'string' } } });
+        if (!values.to || !/^postgres(ql)?:\/\//.test(values.to)) {
+          throw new AppError(
+            'bad_request',
+            'bad_request',
+            'admit move needs --to postgres://user@host/database (an empty database)',
+          );
+        }
+        const config = loadConfig();
+        if (config.databaseUrl) {
+          throw new AppError('bad_request', 'bad_request', 'admit move copies the embedded database: unset DATABASE_URL');
+        }
+        if (!config.dataDir) throw new AppError('bad_request', 'bad_request', 'no data directory is configured (ADMIT_DATA_DIR)');
+        try {
+          const r = await moveDatabase(config.dataDir, values.to, (line) => process.stderr.write(`${line}\n`));
+          console.log(
+            `moved ${r.rows} rows in ${r.tables} tables; counts and figures match (${Object.entries(r.figures)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')})`,
+          );
+          console.log(`now start admit with:\nDATABASE_URL=${values.to}`);
+        } catch (err) {
+          if (err instanceof MoveError) throw new AppError('bad_request', 'move_failed', `${err.message} (nothing was changed)`);
+          throw err;
+        }
         return;
       }
       case 'migrate': {
