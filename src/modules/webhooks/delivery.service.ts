@@ -7,6 +7,7 @@ import { enqueue } from '../../platform/jobs/outbox.ts';
 import { iso } from '../../platform/time.ts';
 import { findOrdersByIds } from '../orders/orders.repo.ts';
 import { presentOrders } from '../orders/orders.presenter.ts';
+import { ticketSeatJson } from '../orders/orders.repo.ts';
 import { signatureHeader } from './signing.ts';
 import { nextAttemptDelay, post, type AttemptResult } from './webhook-post.ts';
 import { webhookId } from './webhooks.service.ts';
@@ -176,7 +177,15 @@ async function bodiesOf(db: Db, claimed: Claimed[]): Promise<Array<string | null
       .selectFrom('checkins as c')
       .innerJoin('tickets as t', 't.id', 'c.ticket_id')
       .innerJoin('orders as o', 'o.id', 't.order_id')
-      .select(['c.id', 'c.created_at', 'c.online', 'c.checkin_list_id', 't.ref as ticket', 'o.ref as order'])
+      .select([
+        'c.id',
+        'c.created_at',
+        'c.online',
+        'c.checkin_list_id',
+        't.ref as ticket',
+        'o.ref as order',
+        ticketSeatJson('t').as('seat'),
+      ])
       .where('c.id', 'in', checkinIds)
       .execute();
     for (const c of rows)
@@ -185,6 +194,8 @@ async function bodiesOf(db: Db, claimed: Claimed[]): Promise<Array<string | null
         created_at: iso(c.created_at),
         order: c.order,
         ticket: c.ticket,
+        // the seat the ticket admits to (null at general admission), as check-in reads show it
+        seat: c.seat ?? null,
         checkin_list: Number(c.checkin_list_id),
         online: c.online,
       });

@@ -319,7 +319,7 @@ describe('delivery', () => {
     const last = JSON.parse(rx.got.at(-1)!.body);
     expect(last).toMatchObject({
       type: 'checkin.created',
-      data: { order: o.ref, ticket: ticket.ref, checkin_list: list.id, online: true },
+      data: { order: o.ref, ticket: ticket.ref, seat: null, checkin_list: list.id, online: true },
     });
   });
 
