@@ -20,21 +20,38 @@ function liveTakes(eventId: number, now: Date) {
 const statusOf = sql`case when s.blocked then 'blocked' when h.status = 'paid' then 'sold'
   when h.status = 'pending' then 'held' else 'available' end`;
 
+/** A seat's status as one character of `seatStatusCodes`, and back. */
+export const STATUS_CODE: Record<string, SeatStatus> = { a: 'available', h: 'held', s: 'sold', b: 'blocked' };
+
 /**
- * The seats of `GET /events/{slug}/seats` in plan order, as the JSON text of the list: built by
- * PostgreSQL in the query that reads them, so a 20,000-seat hall costs one round trip and no
- * per-seat work in the process.
+ * The state of every seat of the event in plan order, one character a seat (`STATUS_CODE`): the
+ * part of the seat list that changes with each sale, read in one small answer (20,000 seats are
+ * 20 KB, not the 3 MB of the whole list). `version`: the plan row's transaction id, new with every
+ * write of the event's seating (plan, categories, blocked seats), so what is kept of the seats by
+ * it is never stale.
  */
-export async function seatListJson(db: Db, eventId: number, now: Date, status?: SeatStatus): Promise<string> {
-  const r = await sql<{ seats: string }>`
-    select coalesce(json_agg(json_build_object('seat_guid', x.seat_guid, 'zone', x.zone, 'row', x.row_number,
-      'number', x.seat_number, 'label', x.label, 'category', x.category, 'ticket_type_id', x.ticket_type_id,
-      'status', x.status) order by x.ordinal), '[]')::text as seats
-    from (select s.*, ${statusOf} as status from event_seats s
-      left join (${liveTakes(eventId, now)}) h on h.seat_guid = s.seat_guid
-      where s.event_id = ${eventId}) x
-    ${status ? sql`where x.status = ${status}` : sql``}`.execute(db);
-  return r.rows[0]!.seats;
+export async function seatStatusCodes(db: Db, eventId: number, now: Date): Promise<{ version: string; codes: string }> {
+  const r = await sql<{ version: string | null; codes: string | null }>`
+    select (select xmin::text from seating_plans where event_id = ${eventId}) as version, string_agg(case when s.blocked then 'b' when h.status = 'paid' then 's'
+      when h.status = 'pending' then 'h' else 'a' end, '' order by s.ordinal) as codes
+    from event_seats s left join (${liveTakes(eventId, now)}) h on h.seat_guid = s.seat_guid
+    where s.event_id = ${eventId}`.execute(db);
+  return { version: r.rows[0]?.version ?? '', codes: r.rows[0]?.codes ?? '' };
+}
+
+/** What a seat of `GET /events/{slug}/seats` is, apart from its state; in plan order. */
+export async function seatFacts(db: Db, eventId: number) {
+  const r = await sql<{
+    seat_guid: string;
+    zone: string;
+    row: string;
+    number: string;
+    label: string;
+    category: string;
+    ticket_type_id: number | null;
+  }>`select s.seat_guid, s.zone, s.row_number as row, s.seat_number as number, s.label, s.category, s.ticket_type_id
+    from event_seats s where s.event_id = ${eventId} order by s.ordinal`.execute(db);
+  return r.rows.map((s) => ({ ...s, ticket_type_id: s.ticket_type_id === null ? null : Number(s.ticket_type_id) }));
 }
 
 /** One seat for the buyer's map: what it is, where it is drawn, and whether it can be chosen. */
