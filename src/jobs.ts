@@ -7,6 +7,7 @@ import { feeFiller } from './modules/payments/payments.service.ts';
 import { refundReconciler } from './modules/refunds/refund-order.service.ts';
 import { counterCompactor } from './modules/reports/compact-counters.repo.ts';
 import { webhookJob } from './modules/webhooks/delivery.service.ts';
+import { waitlistJob } from './modules/waitlist/offer.service.ts';
 
 /**
  * Every periodic job of the service. Each must be safe when several instances run it at once
@@ -20,4 +21,5 @@ export const allJobs: Job[] = [
   counterCompactor,
   webhookJob,
   plannerStatistics,
+  waitlistJob,
 ];

@@ -4,6 +4,7 @@ import { renderRefundMail } from './modules/refunds/refunds.mail.ts';
 import { autoRefund } from './modules/refunds/auto-refund.service.ts';
 import { renderInvitationMail, renderPasswordResetMail } from './modules/users/users.mail.ts';
 import { renderWebhookDisabledMail } from './modules/webhooks/webhooks.mail.ts';
+import { renderWaitlistJoinedMail, renderWaitlistOfferMail } from './modules/waitlist/waitlist.mail.ts';
 
 /** Every kind of outbox message and what dispatching it means. */
 export const outboxHandlers: Record<string, OutboxHandler> = {
@@ -14,5 +15,7 @@ export const outboxHandlers: Record<string, OutboxHandler> = {
   'mail.invitation': { type: 'mail', render: renderInvitationMail },
   'mail.password_reset': { type: 'mail', render: renderPasswordResetMail },
   'mail.webhook_disabled': { type: 'mail', render: renderWebhookDisabledMail },
+  'mail.waiting_list_joined': { type: 'mail', render: renderWaitlistJoinedMail },
+  'mail.waiting_list_offer': { type: 'mail', render: renderWaitlistOfferMail },
   'payment.auto_refund': { type: 'action', run: autoRefund },
 };

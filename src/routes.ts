@@ -19,6 +19,7 @@ import { imagesRoutes } from './modules/themes/images.routes.ts';
 import { mailViewerRoutes } from './platform/mail/mail-viewer.routes.ts';
 import { outboxHandlers } from './outbox-handlers.ts';
 import { consoleRoutes } from './modules/console/console.routes.ts';
+import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
 
 /**
  * The route table: which module serves which part of the URL space, behind which guard. The one
@@ -43,6 +44,7 @@ export async function routes(app: FastifyInstance, ctx: AppContext): Promise<voi
       await api.register(paymentsRoutes);
       await api.register(refundsRoutes);
       await api.register(reportsRoutes);
+      await api.register(waitlistRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/database.ts';
 import { iso } from '../../platform/time.ts';
-import type { EventDocument, TicketTypeIn } from './event-document.ts';
+import { DEFAULT_OFFER_MINUTES, type EventDocument, type TicketTypeIn } from './event-document.ts';
 import { readSeating } from './seating.repo.ts';
 
 /** An account's event by slug; `lock`: held against other config writers until the transaction ends. */
@@ -134,6 +134,10 @@ export async function readDocument(db: Db, eventId: number): Promise<EventDocume
     ...(e.sales_start_at ? { sales_start_at: iso(e.sales_start_at)! } : {}),
     archived: e.archived,
     ...(seating ? { seating } : {}),
+    // written out only when it differs from the default, so documents that never named it read back as they were
+    ...(e.waiting_list_enabled || e.waiting_list_offer_minutes !== DEFAULT_OFFER_MINUTES
+      ? { waiting_list: { enabled: e.waiting_list_enabled, offer_minutes: e.waiting_list_offer_minutes } }
+      : {}),
     ticket_types: types.map((t): TicketTypeIn => ({
       key: t.key,
       name: t.name,

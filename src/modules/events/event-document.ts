@@ -98,6 +98,8 @@ export interface EventIn {
   sales_start_at?: string;
   archived?: boolean;
   seating?: SeatingIn;
+  /** contract section 13: freed units of a sold-out type go to the list first; default off, 1440 minutes */
+  waiting_list?: { enabled?: boolean; offer_minutes?: number };
   ticket_types?: TicketTypeIn[];
   goods?: GoodIn[];
   sessions?: SessionIn[];
@@ -158,6 +160,9 @@ export interface AccountFile {
   themes?: Array<{ name: string; is_default?: boolean; settings?: Record<string, unknown> }>;
   events?: EventIn[];
 }
+
+/** How long a waiting list's offer holds its units when the document does not say (contract section 13). */
+export const DEFAULT_OFFER_MINUTES = 1440;
 
 /**
  * An event's configuration as one document: the account file's event object (contract section

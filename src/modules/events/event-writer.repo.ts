@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/database.ts';
 import { configConflict } from './event-config.errors.ts';
-import type { EventDocument } from './event-document.ts';
+import { DEFAULT_OFFER_MINUTES, type EventDocument } from './event-document.ts';
 import type { StoredEvent } from './event-document.repo.ts';
 import { retireLeftOut, writeItems, type Written } from './event-items.repo.ts';
 import { readPlan, seatCounts } from './seating-plan.ts';
@@ -104,6 +104,8 @@ async function writeEventRow(trx: Db, accountId: number, stored: StoredEvent | n
     status: d.status ?? 'published',
     sales_start_at: d.sales_start_at ?? null,
     archived: d.archived ?? false,
+    waiting_list_enabled: d.waiting_list?.enabled ?? false,
+    waiting_list_offer_minutes: d.waiting_list?.offer_minutes ?? DEFAULT_OFFER_MINUTES,
   };
   const returned = ['id', 'starts_at', 'payment_expires_at'] as const;
   if (stored)

@@ -173,6 +173,33 @@ export const de: Messages = {
   refundSubject: (ref, event) => `Erstattung für die Bestellung ${ref} (${event})`,
   refundTitle: 'Ihre Erstattung',
 
+  // the waiting list (event page, its pages and mails)
+  waitlistSoldOut: 'Ausverkauft',
+  waitlistJoinLead: (type: string) =>
+    `„${type}“ ist ausverkauft. Tragen Sie sich in die Warteliste ein: Werden Tickets frei, reservieren wir sie für die Ersten in der Reihe und senden einen Link zum Bezahlen.`,
+  waitlistJoin: 'Auf die Warteliste',
+  waitlistName: 'Ihr Name',
+  waitlistEmail: 'E-Mail',
+  waitlistQuantity: 'Wie viele Tickets',
+  waitlistJoinedTitle: 'Sie stehen auf der Warteliste',
+  waitlistJoinedLead: (qty: number, type: string, event: string) =>
+    `Sie stehen auf der Warteliste für ${qty} × ${type} (${event}). Werden Tickets frei und sind Sie an der Reihe, reservieren wir sie für Sie und senden Ihnen einen Link zum Bezahlen.`,
+  waitlistCheckMail: 'Wir haben Ihnen eine Bestätigung per E-Mail gesendet, mit einem Link, um die Warteliste zu verlassen.',
+  waitlistJoinedSubject: (event: string) => `Sie stehen auf der Warteliste für ${event}`,
+  waitlistLeaveLine: (url: string) => `Um die Warteliste zu verlassen: ${url}`,
+  waitlistLeaveButton: 'Warteliste verlassen',
+  waitlistLeaveTitle: 'Warteliste verlassen',
+  waitlistLeaveLead: (qty: number, type: string, event: string) =>
+    `Ihr Platz auf der Warteliste für ${qty} × ${type} (${event}).`,
+  waitlistLeftTitle: 'Sie haben die Warteliste verlassen',
+  waitlistLeftLead: 'Ihr Platz geht an die Nächsten in der Reihe. Über die Veranstaltungsseite können Sie sich wieder eintragen.',
+  waitlistClosedLead: 'Dieser Platz auf der Warteliste ist nicht mehr offen.',
+  waitlistOfferSubject: (event: string) => `Tickets für ${event} sind für Sie reserviert`,
+  waitlistOfferTitle: (event: string) => `Sie sind an der Reihe: Tickets für ${event}`,
+  waitlistOfferLead: (qty: number, type: string, event: string, when: string) =>
+    `Es sind Tickets frei geworden und Sie sind auf der Warteliste an der Reihe: ${qty} × ${type} für ${event}, ${when}, sind für Sie reserviert.`,
+  waitlistOfferUntil: (when: string) => `Bitte bezahlen Sie bis ${when}. Danach gehen die Tickets an die Nächsten auf der Liste.`,
+
   pdfTitle: (event, ref) => `${event}: Tickets ${ref}`,
   pdfTicket: 'Ticket',
   pdfOrder: 'Bestellung',

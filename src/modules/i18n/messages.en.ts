@@ -178,6 +178,33 @@ export const en = {
   refundSubject: (ref: string, event: string) => `Refund for order ${ref} (${event})`,
   refundTitle: 'Your refund',
 
+  // the waiting list (event page, its pages and mails)
+  waitlistSoldOut: 'Sold out',
+  waitlistJoinLead: (type: string) =>
+    `"${type}" is sold out. Join the waiting list: when tickets come back, the first in line gets them reserved and a link to pay.`,
+  waitlistJoin: 'Join the waiting list',
+  waitlistName: 'Your name',
+  waitlistEmail: 'Email',
+  waitlistQuantity: 'How many tickets',
+  waitlistJoinedTitle: 'You are on the waiting list',
+  waitlistJoinedLead: (qty: number, type: string, event: string) =>
+    `You are on the waiting list for ${qty} × ${type} (${event}). When tickets come back and it is your turn, we reserve them for you and send you a link to pay.`,
+  waitlistCheckMail: 'We have sent you a confirmation by email, with a link to leave the list.',
+  waitlistJoinedSubject: (event: string) => `You are on the waiting list for ${event}`,
+  waitlistLeaveLine: (url: string) => `To leave the waiting list: ${url}`,
+  waitlistLeaveButton: 'Leave the waiting list',
+  waitlistLeaveTitle: 'Leave the waiting list',
+  waitlistLeaveLead: (qty: number, type: string, event: string) =>
+    `Your place on the waiting list for ${qty} × ${type} (${event}).`,
+  waitlistLeftTitle: 'You have left the waiting list',
+  waitlistLeftLead: 'Your place is given to the next in line. You can join again from the event page.',
+  waitlistClosedLead: 'This place on the waiting list is no longer open.',
+  waitlistOfferSubject: (event: string) => `Tickets for ${event} are reserved for you`,
+  waitlistOfferTitle: (event: string) => `Your turn: tickets for ${event}`,
+  waitlistOfferLead: (qty: number, type: string, event: string, when: string) =>
+    `Tickets came back and it is your turn on the waiting list: ${qty} × ${type} for ${event}, ${when}, are reserved for you.`,
+  waitlistOfferUntil: (when: string) => `Pay by ${when}. After that the tickets go to the next person on the list.`,
+
   // the ticket PDF
   pdfTitle: (event: string, ref: string) => `${event}: tickets ${ref}`,
   pdfTicket: 'Ticket',

@@ -18,8 +18,10 @@ export function unitsByInventory(lines: ReadonlyArray<{ inventory_id: number | n
 export interface Availability {
   inventory_id: number;
   capacity: number;
-  /** capacity minus live takes (paid + unexpired holds), floored at 0 */
+  /** capacity minus live takes (paid + unexpired holds), floored at 0; 0 while someone waits for the row */
   remaining: number;
+  /** someone is on the waiting list for these units: the public sees them sold out */
+  waitlisted: boolean;
 }
 
 /**
@@ -29,15 +31,18 @@ export interface Availability {
  * starts from order_lines, which has no index on inventory_id (a scan of every line).
  */
 export function availabilityQuery(accountId: number, inventoryIds: number[], now: Date) {
-  return sql<{ id: number; capacity: number; taken: number; expired: number }>`
-    select i.id, i.capacity, i.taken,
+  return sql<{ id: number; capacity: number; taken: number; waitlisted: boolean; expired: number }>`
+    select i.id, i.capacity, i.taken, i.waitlisted,
       coalesce((select sum(l.quantity) from orders o
         cross join lateral (select l.quantity from order_lines l where l.order_id = o.id and l.inventory_id = i.id offset 0) l
         where o.event_id = i.event_id and o.status = 'pending' and coalesce(o.expires_at, 'infinity') <= ${now}), 0)::int as expired
     from inventory i where i.account_id = ${accountId} and i.id in (${sql.join(inventoryIds)})`;
 }
 
-/** The availability read: capacity less what is taken, not counting holds that have expired. */
+/**
+ * The availability read: capacity less what is taken, not counting holds that have expired; none
+ * while the row is waitlisted (freed units go to the waiting list before the public).
+ */
 export async function readAvailability(
   db: Db,
   accountId: number,
@@ -49,7 +54,12 @@ export async function readAvailability(
   return new Map(
     rows.rows.map((r) => [
       r.id,
-      { inventory_id: r.id, capacity: r.capacity, remaining: Math.max(0, r.capacity - r.taken + r.expired) },
+      {
+        inventory_id: r.id,
+        capacity: r.capacity,
+        remaining: r.waitlisted ? 0 : Math.max(0, r.capacity - r.taken + r.expired),
+        waitlisted: r.waitlisted,
+      },
     ]),
   );
 }

@@ -128,7 +128,13 @@ export async function writeBatch(ctx: AppContext, orders: PreparedOrder[]): Prom
   }
 }
 
-async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[]): Promise<WriteOutcome[]> {
+async function batchTransaction(
+  trx: Db,
+  ctx: AppContext,
+  orders: PreparedOrder[],
+  /** a waiting list's offer: it may take the units of a waitlisted row, which the public may not */
+  offer = false,
+): Promise<WriteOutcome[]> {
   const outcomes: Array<WriteOutcome | undefined> = new Array(orders.length);
   const now = orders[0]!.now;
 
@@ -188,7 +194,7 @@ async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[
   let granted = active;
   let picks = new Map<number, SeatPick[]>();
   if (inventoryIds.length) {
-    let stock = await lockInventory(trx, inventoryIds);
+    let stock = await lockInventory(trx, inventoryIds, offer);
     // 2a. Seats first, under those locks (a seated type always has its row): an order refused its
     // seats takes no units, so the units go to orders that can be seated.
     if (active.some((i) => orders[i]!.seats?.length)) {
@@ -205,7 +211,7 @@ async function batchTransaction(trx: Db, ctx: AppContext, orders: PreparedOrder[
       for (const id of [...allocation.shortOf].sort((a, b) => a - b))
         released += (await expireLapsedHolds(trx, now, { inventoryId: id })).length;
       if (released) {
-        stock = await lockInventory(trx, inventoryIds);
+        stock = await lockInventory(trx, inventoryIds, offer);
         allocation = allocate(orders, active, stock);
       }
     }
@@ -454,6 +460,15 @@ function sharedInventory(orders: PreparedOrder[]): { inventoryId: number; quanti
  * whole batch (the transaction then grants first come, first served, releases lapsed holds and
  * names what is left) or when the rows do not share their columns.
  */
+/**
+ * A waiting list's offer, written in the caller's transaction (which holds the offer's entry and
+ * the type's inventory row): it may take the units of a waitlisted row. One order, no group commit.
+ */
+export async function writeOfferOrder(trx: Db, ctx: AppContext, order: PreparedOrder): Promise<WriteOutcome> {
+  const [outcome] = await batchTransaction(trx, ctx, [order], true);
+  return outcome!;
+}
+
 async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise<OrderRow[] | null> {
   const shared = sharedInventory(orders);
   if (!shared) return null;
@@ -486,7 +501,7 @@ function plainOrdersText(columns: string[], lineKeys: string[]): string {
   text = `${PREPARE}
     with taken as (
       update inventory i set taken = i.taken + $1::bigint
-      where i.id = $2::bigint and i.capacity - i.taken >= $1::bigint
+      where i.id = $2::bigint and i.capacity - i.taken >= $1::bigint and not i.waitlisted
       returning i.id),
     o as (
       insert into orders (${columns.map(id).join(', ')})
@@ -508,15 +523,18 @@ function plainOrdersText(columns: string[], lineKeys: string[]): string {
   return text;
 }
 
-async function lockInventory(trx: Db, ids: number[]): Promise<Stock> {
+/** The rows' stock under their locks; a waitlisted row has none for the public (its units go to the list first). */
+async function lockInventory(trx: Db, ids: number[], offer: boolean): Promise<Stock> {
   const rows = await trx
     .selectFrom('inventory')
-    .select(['id', 'capacity', 'taken'])
+    .select(['id', 'capacity', 'taken', 'waitlisted'])
     .where('id', 'in', ids)
     .orderBy('id')
     .forUpdate()
     .execute();
-  return { remaining: new Map(rows.map((r) => [r.id, Math.max(0, r.capacity - r.taken)])) };
+  return {
+    remaining: new Map(rows.map((r) => [r.id, r.waitlisted && !offer ? 0 : Math.max(0, r.capacity - r.taken)])),
+  };
 }
 
 /** First come, first served: an order is granted only when every row it needs has its units left. */

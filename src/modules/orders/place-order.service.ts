@@ -1,5 +1,6 @@
 import { cacheOf } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { Db } from '../../platform/db/database.ts';
 import type { Answer, ItemAnswer } from '../../platform/db/schema.ts';
 import { formatMoney } from '../../platform/money.ts';
 import type { EventRow } from '../events/events.repo.ts';
@@ -13,7 +14,8 @@ import { apiHoldEnd } from './holds.ts';
 import { boundsProblem, oversizedLines, refuseOutOfBounds, refuseOversized, withStandIns } from './order-bounds.ts';
 import { amountTooSmall, emailRequired, salesClosed, salesNotStarted } from './orders.errors.ts';
 import { cardMinimum, orderTotals, type PricedLine } from './pricing.ts';
-import { writeOrder, type OrderRow, type PreparedOrder } from './order-writer.repo.ts';
+import { writeOfferOrder, writeOrder, type OrderRow, type PreparedOrder } from './order-writer.repo.ts';
+import { logOrder } from './order-state.repo.ts';
 import { unitsByInventory } from '../inventory/stock.repo.ts';
 
 export interface PlaceOrderInput extends BasketRequest {
@@ -87,6 +89,30 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
         written: { order: outcome.order, lines: prepared.lines, codes: prepared.codes, seated: Boolean(prepared.seats?.length) },
       }
     : { orderId: outcome.orderId, created: false };
+}
+
+/**
+ * A waiting list's offer, in two steps: prepared (checked and priced, outside any transaction,
+ * like any order), then written by writeOffer in the caller's transaction, which holds the
+ * type's inventory row and the entry. The order may take units the public sees sold out (a
+ * waitlisted row) and is logged 'waiting_list_offered', which makes the webhook. A refusal
+ * (sold out, sales closed) throws like any order's.
+ */
+export function prepareOffer(ctx: AppContext, input: PlaceOrderInput): Promise<PreparedOrder> {
+  return prepareOrder(ctx, input);
+}
+
+export async function writeOffer(
+  trx: Db,
+  ctx: AppContext,
+  prepared: PreparedOrder,
+  data: Record<string, unknown>,
+): Promise<OrderRow> {
+  const outcome = await writeOfferOrder(trx, ctx, prepared);
+  if ('rejected' in outcome) throw outcome.rejected;
+  if (!outcome.created) throw new Error('an offer is never a replay');
+  await logOrder(trx, outcome.order, 'waiting_list_offered', prepared.now, data);
+  return outcome.order;
 }
 
 /** Every check and price of an order, without writing anything: what the write stage needs. */

@@ -9,5 +9,6 @@ export const WEBHOOK_TYPES = [
   'order.canceled',
   'order.refunded',
   'checkin.created',
+  'waiting_list.offered',
 ] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];

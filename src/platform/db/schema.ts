@@ -67,6 +67,10 @@ export interface EventsTable {
   sales_start_at: Timestamp | null;
   /** off the lists; its orders and tickets stay reachable */
   archived: Generated<boolean>;
+  /** contract section 13: the waiting list is offered on sold-out types */
+  waiting_list_enabled: Generated<boolean>;
+  /** how long an offer's pay link holds its units */
+  waiting_list_offer_minutes: Generated<number>;
   created_at: GenTimestamp;
 }
 
@@ -82,6 +86,27 @@ export interface InventoryTable {
   event_id: number;
   capacity: number;
   taken: Generated<number>;
+  /** someone waits for these units: the public sees them sold out (migration 0027) */
+  waitlisted: Generated<boolean>;
+}
+
+/** one person waiting for a ticket type (migration 0027) */
+export interface WaitingListEntriesTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  ticket_type_id: number;
+  quantity: number;
+  email: string;
+  name: string;
+  locale: string | null;
+  status: Generated<'waiting' | 'offered' | 'accepted' | 'expired' | 'removed'>;
+  order_id: number | null;
+  leave_secret: string;
+  created_at: Timestamp;
+  offered_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  updated_at: Timestamp;
 }
 
 /** units on paid orders per item, portal (0: none) and write shard; kept by triggers (migration 0009) */
@@ -703,4 +728,5 @@ export interface DB {
   income_counters: IncomeCountersTable;
   order_report_counters: OrderReportCountersTable;
   form_submissions: FormSubmissionsTable;
+  waiting_list_entries: WaitingListEntriesTable;
 }
