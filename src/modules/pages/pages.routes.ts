@@ -12,6 +12,7 @@ import { cardPageBody, notPayable, orderPageBody, pageContent, payPageBody, paym
 import { shopRoutes } from './shop.routes.ts';
 import { qrRoutes } from './qr.routes.ts';
 import { publicRoutes } from './public.routes.ts';
+import { waitlistPageRoutes } from './waitlist.routes.ts';
 import { frameOf, langQuery, pageLocale, sendPage } from './page-language.ts';
 
 const secretParams = {
@@ -64,6 +65,7 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
   await app.register(shopRoutes);
   await app.register(qrRoutes);
   await app.register(publicRoutes);
+  await app.register(waitlistPageRoutes);
 
   app.get<{ Params: { secret: string } }>(
     '/pay/:secret',

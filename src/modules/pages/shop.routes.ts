@@ -102,6 +102,10 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
       message,
       loc,
       path: pathOf(p),
+      waitlist: {
+        action: `/e/${encodeURIComponent(p.account)}/${encodeURIComponent(p.event)}/waiting-list`,
+        csrf: await csrfToken(ctx, `waitlist:${shop.event.id}`),
+      },
     });
     const [before, after] = theme.shell(
       shop.event.name,

@@ -12,6 +12,9 @@ import { isBuyerVisible } from '../events/event-listings.service.ts';
 import { readAvailability } from '../inventory/stock.repo.ts';
 import type { Locale } from '../i18n/i18n.ts';
 
+/** The most tickets the page's waiting list form offers to queue for (the API takes up to the type's cap). */
+const MAX_WAITLIST_SELECT = 20;
+
 /** Where a shop page sells: the event's own page, an audience page, or a portal. */
 export interface Channel {
   kind: 'event' | 'audience' | 'portal';
@@ -36,6 +39,8 @@ export interface ShopData {
     price: number | null;
     max: number;
     remaining: number | null;
+    /** sold out with the event's waiting list on: the page offers to join it, up to this many */
+    waitlistMax: number | null;
     requiresSession: boolean;
     sessions: Array<{ id: number; name: string; starts_at: Date; remaining: number | null }>;
   }>;
@@ -194,6 +199,10 @@ export async function loadShop(
       price: price(t),
       max: Math.min(t.max_per_order ?? 20, left(t.inventory_id) ?? 20),
       remaining: left(t.inventory_id),
+      waitlistMax:
+        event.waiting_list_enabled && t.inventory_id !== null && !t.requires_session && left(t.inventory_id) === 0
+          ? Math.min(t.max_per_order ?? MAX_WAITLIST_SELECT, MAX_WAITLIST_SELECT)
+          : null,
       requiresSession: t.requires_session,
       sessions: sessions
         .filter((s) => links.some((l) => l.session_id === s.id && l.ticket_type_id === t.id))

@@ -1,3 +1,4 @@
+import { joinForms } from './waitlist.view.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { minorDigits } from '../../platform/money.ts';
 import type { Locale } from '../i18n/i18n.ts';
@@ -65,6 +66,8 @@ export interface ShopView {
   path: string;
   /** staff previewing the page from the console: a banner, and the form cannot be sent */
   preview?: boolean;
+  /** the waiting list's join forms (sold-out types): where they post and their CSRF token */
+  waitlist?: { action: string; csrf: string };
 }
 
 function err(v: ShopView, key: string): SafeHtml {
@@ -257,7 +260,7 @@ export function shopPage(v: ShopView): SafeHtml {
             <p class="muted">${m.holdExplained(Math.round(BROWSER_HOLD_MS / 60_000))}</p>
             <button type="submit"${v.preview ? raw(' disabled') : ''}>${allFree(data) ? m.getTickets : m.continueToPayment}</button>
           </form>`
-    }`;
+    }${v.waitlist ? joinForms({ data, loc, ...v.waitlist, ...(v.preview ? { preview: true } : {}) }) : ''}`;
 }
 
 /** Beyond this many, a list to pick from is longer than typing the number. */

@@ -4,7 +4,7 @@ import { enqueue } from '../../platform/jobs/outbox.ts';
 import { MAX_LINE_QUANTITY } from '../../platform/limits.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import { iso } from '../../platform/time.ts';
-import type { EventRow } from '../events/events.repo.ts';
+import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
 import { lockStock, setWaitlisted } from '../inventory/waitlist-flag.repo.ts';
 import { markCanceled, logOrder } from '../orders/order-state.repo.ts';
 import { isEmail } from '../orders/orders.service.ts';
@@ -12,6 +12,7 @@ import { offerPass } from './offer.service.ts';
 import { alreadyWaiting, entryClosed, entryNotFound, invalidEntry, nothingToOffer, waitingListOff } from './waitlist.errors.ts';
 import {
   anyoneWaiting,
+  entryForMail,
   findEntry,
   findEntryBySecret,
   insertEntry,
@@ -187,4 +188,31 @@ export async function offerNow(ctx: AppContext, event: EventRow, id: number): Pr
     { entryId: id },
   );
   if (!done.includes(id)) throw nothingToOffer();
+}
+
+/** What the page behind a leave link shows: the place, the event and whether it can still be left. */
+export async function leaveInfo(ctx: AppContext, secret: string) {
+  const entry = await entryBySecret(ctx, secret);
+  const info = (await entryForMail(ctx.db, entry.id))!;
+  return {
+    id: entry.id,
+    accountId: entry.account_id,
+    eventLocale: info.event_locale,
+    locale: entry.locale,
+    quantity: entry.quantity,
+    type: info.type_name,
+    event: info.event_name,
+    open: entry.status === 'waiting' || entry.status === 'offered',
+    left: entry.status === 'removed',
+  };
+}
+
+/** The person leaves through their link's page (its form posted): as a removal by the organiser. */
+export async function leaveWaitingList(ctx: AppContext, secret: string): Promise<void> {
+  const entry = await entryBySecret(ctx, secret);
+  const info = (await entryForMail(ctx.db, entry.id))!;
+  const event = await findEventBySlug(ctx.db, entry.account_id, info.event_slug);
+  if (!event) throw entryNotFound('behind this link');
+  if (entry.status !== 'waiting' && entry.status !== 'offered') return;
+  await removeEntry(ctx, event, entry.id, 'the person, by their link');
 }
