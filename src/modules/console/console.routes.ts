@@ -12,6 +12,7 @@ import { consoleCatalogueRoutes } from './console.catalogue.routes.ts';
 import { consoleCodesRoutes } from './console.codes.routes.ts';
 import { consoleTeamRoutes } from './console.team.routes.ts';
 import { consoleWebhooksRoutes } from './console.webhooks.routes.ts';
+import { consoleWaitlistRoutes } from './console.waitlist.routes.ts';
 
 /** The organiser console under /console (contract section 7): server-rendered pages over the same services as the API. */
 export async function consoleRoutes(app: FastifyInstance): Promise<void> {
@@ -32,6 +33,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   await app.register(consoleOrderDeskRoutes);
   await app.register(consoleDashboardRoutes);
   await app.register(consoleReportsRoutes);
+  await app.register(consoleWaitlistRoutes);
   await app.register(consoleDoorRoutes);
   await app.register(consoleAssetRoutes);
 }

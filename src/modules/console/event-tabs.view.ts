@@ -24,6 +24,7 @@ export function eventTabs(viewer: Viewer, slug: string, active: string): SafeHtm
           { slug: 'dashboard', title: 'Dashboard' },
           { slug: 'orders', title: 'Orders' },
           { slug: 'reports', title: 'Reports' },
+          { slug: 'waiting-list', title: 'Waiting list' },
         ]
       : []),
   ];

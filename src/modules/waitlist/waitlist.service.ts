@@ -8,6 +8,7 @@ import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
 import { lockStock, setWaitlisted } from '../inventory/waitlist-flag.repo.ts';
 import { markCanceled, logOrder } from '../orders/order-state.repo.ts';
 import { isEmail } from '../orders/orders.service.ts';
+import { textCell } from '../orders/orders-csv.service.ts';
 import { offerPass } from './offer.service.ts';
 import { alreadyWaiting, entryClosed, entryNotFound, invalidEntry, nothingToOffer, waitingListOff } from './waitlist.errors.ts';
 import {
@@ -215,4 +216,44 @@ export async function leaveWaitingList(ctx: AppContext, secret: string): Promise
   if (!event) throw entryNotFound('behind this link');
   if (entry.status !== 'waiting' && entry.status !== 'offered') return;
   await removeEntry(ctx, event, entry.id, 'the person, by their link');
+}
+
+/** The event's list as CSV (UTF-8 with BOM), oldest first; cells that a spreadsheet would run stay text. */
+export async function waitingListCsv(ctx: AppContext, event: EventRow): Promise<{ filename: string; body: string }> {
+  const rows = await allEntries(ctx, event);
+  const types = new Map(
+    (await ctx.db.selectFrom('ticket_types').select(['id', 'name']).where('event_id', '=', event.id).execute()).map((t) => [
+      t.id,
+      t.name,
+    ]),
+  );
+  const head = [
+    'id',
+    'position',
+    'status',
+    'ticket_type',
+    'quantity',
+    'name',
+    'email',
+    'created_at',
+    'offered_at',
+    'expires_at',
+    'order',
+  ];
+  const lines = rows.map((e) =>
+    [
+      String(e.id),
+      e.position === null ? '' : String(e.position),
+      e.status,
+      textCell(types.get(e.ticket_type_id) ?? ''),
+      String(e.quantity),
+      textCell(e.name),
+      textCell(e.email),
+      e.created_at,
+      e.offered_at ?? '',
+      e.expires_at ?? '',
+      e.order ?? '',
+    ].join(','),
+  );
+  return { filename: `${event.slug}-waiting-list.csv`, body: `\uFEFF${[head.join(','), ...lines].join('\r\n')}\r\n` };
 }

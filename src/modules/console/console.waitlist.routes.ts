@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppError } from '../../platform/errors.ts';
+import { loadVisibleEvent, getTicketTypes } from '../events/events.service.ts';
+import { allEntries, offerNow, removeEntry, waitingListCsv } from '../waitlist/waitlist.service.ts';
+import {
+  checkForm,
+  principalOfViewer,
+  requireRole,
+  viewerOf,
+  send,
+  see,
+  type Viewer,
+  CONSOLE_FORM,
+  CONSOLE_PAGE,
+} from './console.http.ts';
+import type { Flash } from './console-layout.view.ts';
+import { eventBase } from './console.order-desk.view.ts';
+import { waitingListPage } from './console.waitlist.view.ts';
+
+type P = { account: string; event: string };
+type E = P & { id: string };
+
+const DONE: Record<string, string> = {
+  offered: 'Offered: the order holds the units and the pay link is on its way.',
+  removed: 'Removed from the waiting list.',
+};
+
+/** An event's waiting list in the console: the list, offer now, remove, and the CSV. */
+export async function consoleWaitlistRoutes(app: FastifyInstance): Promise<void> {
+  const ctx = app.ctx;
+
+  const show = async (reply: FastifyReply, viewer: Viewer, slug: string, flash: Flash | null, status = 200) => {
+    const p = principalOfViewer(viewer);
+    const event = await loadVisibleEvent(ctx, p, slug);
+    const [entries, types] = await Promise.all([allEntries(ctx, event), getTicketTypes(ctx, p, slug)]);
+    return send(
+      reply,
+      waitingListPage({ viewer, event, entries, types: new Map(types.map((t) => [t.id, t.name])), flash }),
+      status,
+    );
+  };
+
+  app.get<{ Params: P; Querystring: Record<string, string> }>(
+    '/console/a/:account/events/:event/waiting-list',
+    CONSOLE_PAGE,
+    async (request, reply) => {
+      const viewer = await viewerOf(ctx, request, request.params.account);
+      requireRole(viewer, 'orders.read');
+      const done = DONE[request.query.done ?? ''];
+      return show(reply, viewer, request.params.event, done ? { kind: 'ok', text: done } : null);
+    },
+  );
+
+  app.get<{ Params: P }>(
+    '/console/a/:account/events/:event/waiting-list.csv',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const viewer = await viewerOf(ctx, request, request.params.account);
+      requireRole(viewer, 'orders.read');
+      const event = await loadVisibleEvent(ctx, principalOfViewer(viewer), request.params.event);
+      const { filename, body } = await waitingListCsv(ctx, event);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'no-store')
+        .send(body);
+    },
+  );
+
+  for (const action of ['offer', 'remove'] as const) {
+    app.post<{ Params: E }>(
+      `/console/a/:account/events/:event/waiting-list/:id/${action}`,
+      CONSOLE_FORM,
+      async (request, reply) => {
+        const viewer = await viewerOf(ctx, request, request.params.account);
+        requireRole(viewer, 'orders.write');
+        await checkForm(ctx, request, viewer);
+        const event = await loadVisibleEvent(ctx, principalOfViewer(viewer), request.params.event);
+        const id = /^[1-9][0-9]{0,14}$/.test(request.params.id) ? Number(request.params.id) : 0;
+        try {
+          if (action === 'offer') await offerNow(ctx, event, id);
+          else await removeEntry(ctx, event, id, viewer.session.email);
+        } catch (err) {
+          if (!(err instanceof AppError) || err.kind !== 'conflict') throw err;
+          return show(reply, viewer, event.slug, { kind: 'bad', text: err.message }, 409);
+        }
+        return see(reply, `${eventBase(viewer, event.slug)}/waiting-list?done=${action === 'offer' ? 'offered' : 'removed'}`);
+      },
+    );
+  }
+}
