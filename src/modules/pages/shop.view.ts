@@ -179,7 +179,7 @@ export function shopPage(v: ShopView): SafeHtml {
                     }
                   </div>
                   <div>
-                    ${soldOut || t.price === null ? html`<span class="admit-soldout">${soldOut ? m.soldOut : m.unavailable}</span>` : quantity(v, `qty_${t.id}`, t.max, t.price)}
+                    ${soldOut || t.price === null ? html`<span class="admit-soldout">${soldOut ? m.soldOut : m.unavailable}${soldOut && t.waitlistMax !== null && v.waitlist && data.salesOpen ? html`<br /><a href="#wl-${String(t.id)}">${m.waitlistJoin}</a>` : ''}</span>` : quantity(v, `qty_${t.id}`, t.max, t.price)}
                   </div>
                 </div>`;
               })}

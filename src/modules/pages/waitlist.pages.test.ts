@@ -73,6 +73,8 @@ describe('the event page', () => {
     expect(page.body).toContain('Join the waiting list: Front row');
     expect(page.body).not.toContain('Join the waiting list: Balcony');
     expect(page.body).toContain('action="/e/wlp/show/waiting-list"');
+    // the sold-out line points to the form
+    expect(page.body).toContain(`<a href="#wl-${ids['show/full']}">Join the waiting list</a>`);
     // the quantity goes up to the type's per-order cap
     expect(page.body).toContain('<option value="4">4</option>');
     expect(page.body).not.toContain('<option value="5">5</option>');
