@@ -36,11 +36,26 @@ import {
 
 const OFFER_MAIL = 'mail.waiting_list_offer';
 
+/** Refusals of an offer's order that hold for every entry of the event (sales over or not begun, the event gone). */
+const EVENT_WIDE = new Set(['sales_closed', 'sales_not_started', 'not_found']);
+
 export interface PassTarget {
   accountId: number;
   eventSlug: string;
   ticketTypeId: number;
   inventoryId: number;
+}
+
+/**
+ * A pass right after a change of the list (a join, a removal): what fails here (a deadlock with a
+ * sale) is left to the periodic job, so the change that was committed is still answered as done.
+ */
+export async function offerSoon(ctx: AppContext, target: PassTarget): Promise<void> {
+  try {
+    await offerPass(ctx, target);
+  } catch (err) {
+    ctx.log.warn({ err, ticketTypeId: target.ticketTypeId }, 'waiting list pass failed; the job tries again');
+  }
 }
 
 /** Offers every free unit of one type to its waiting list; returns the entries offered. */
@@ -59,8 +74,10 @@ export async function offerPass(ctx: AppContext, target: PassTarget, opts: { ent
       // the entry's order cannot be made now (sales closed, type off sale): it keeps its place,
       // the others are tried; the next pass tries again
       if (!(err instanceof AppError)) throw err;
-      refused.push(candidate.id);
       if (opts.entryId !== undefined) throw err;
+      // the event itself sells nothing now: nobody behind this entry can be offered either
+      if (EVENT_WIDE.has(err.code)) break;
+      refused.push(candidate.id);
       continue;
     }
     const done = await ctx.db.transaction().execute(async (trx) => {

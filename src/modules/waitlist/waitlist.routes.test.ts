@@ -302,6 +302,17 @@ describe('list, add, remove', () => {
     expect(offered).toEqual([{ type: 'waiting_list.offered', subject: { order_id: fRow.order_id } }]);
   });
 
+  it('after sales end, freed units are offered to nobody and the line keeps its order', async () => {
+    const g = await join({ ticket_type_id: ids['gig/ga'], quantity: 1, email: 'g@example.org', name: 'G' });
+    expect(g.json()).toMatchObject({ status: 'waiting', position: 1 });
+    t.clock.set(new Date('2027-04-01T00:00:00Z'));
+    const p1 = await t.ctx.db.selectFrom('orders').selectAll().where('ref', '=', 'PD-1').executeTakeFirstOrThrow();
+    await refundOrder(t.ctx, { id: p1.id, account_id: p1.account_id, ref: p1.ref, by: 'test' });
+    await t.jobs.runAll();
+    expect(await entry(g.json().id)).toMatchObject({ status: 'waiting', position: 1, order: null });
+    expect((await mails('mail.waiting_list_offer')).map((m) => m.payload)).not.toContainEqual({ entry_id: g.json().id });
+  });
+
   it('shows the routes in the OpenAPI document', async () => {
     const doc = (await t.call(null, { method: 'GET', url: '/api/v1/openapi.json' })).json();
     expect(Object.keys(doc.paths)).toEqual(

@@ -9,7 +9,7 @@ import { lockStock, setWaitlisted } from '../inventory/waitlist-flag.repo.ts';
 import { markCanceled, logOrder } from '../orders/order-state.repo.ts';
 import { isEmail } from '../orders/orders.service.ts';
 import { textCell } from '../orders/orders-csv.service.ts';
-import { offerPass } from './offer.service.ts';
+import { offerPass, offerSoon } from './offer.service.ts';
 import { alreadyWaiting, entryClosed, entryNotFound, invalidEntry, nothingToOffer, waitingListOff } from './waitlist.errors.ts';
 import {
   anyoneWaiting,
@@ -125,7 +125,7 @@ export async function joinWaitingList(ctx: AppContext, event: EventRow, input: J
     if (isUniqueViolation(err, ['waiting_list_entries_live'])) throw alreadyWaiting();
     throw err;
   }
-  await offerPass(ctx, { accountId: event.account_id, eventSlug: event.slug, ticketTypeId: type!.id, inventoryId });
+  await offerSoon(ctx, { accountId: event.account_id, eventSlug: event.slug, ticketTypeId: type!.id, inventoryId });
   return presentEntry(await listedEntry(ctx, event.id, entry.id));
 }
 
@@ -167,7 +167,7 @@ export async function removeEntry(ctx: AppContext, event: EventRow, id: number, 
   });
   // what it held or stood in front of goes to the next in line now
   if (inventoryId !== null)
-    await offerPass(ctx, { accountId: event.account_id, eventSlug: event.slug, ticketTypeId: found.ticket_type_id, inventoryId });
+    await offerSoon(ctx, { accountId: event.account_id, eventSlug: event.slug, ticketTypeId: found.ticket_type_id, inventoryId });
 }
 
 /** The entry behind a leave link, or 404. */
