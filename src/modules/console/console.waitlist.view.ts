@@ -3,7 +3,8 @@ import type { EventRow } from '../events/events.repo.ts';
 import type { EntryOut } from '../waitlist/waitlist.service.ts';
 import { can, type Viewer } from './console.http.ts';
 import { buttonForm, consolePage, type Flash } from './console-layout.view.ts';
-import { eventBase, when } from './console.order-desk.view.ts';
+import { eventBase } from './console.order-desk.view.ts';
+import { when } from './formats.ts';
 import { eventTabs } from './event-tabs.view.ts';
 
 const STATUS: Record<EntryOut['status'], string> = {
