@@ -31,11 +31,13 @@ export async function loadOrderDocument(db: Db, where: { id: number } | { secret
   if (!order) return null;
   const [lines, discounts, tickets, payments, refunds] = await Promise.all([
     db.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).orderBy('position').execute(),
+    // a code's types say which lines it discounted (charged-amounts.ts spreads it over them)
     db
-      .selectFrom('order_discounts')
-      .select(['code', 'amount_cents'])
-      .where('order_id', '=', order.id)
-      .orderBy('position')
+      .selectFrom('order_discounts as d')
+      .leftJoin('discount_codes as c', 'c.id', 'd.discount_code_id')
+      .select(['d.code', 'd.amount_cents', 'c.ticket_type_ids'])
+      .where('d.order_id', '=', order.id)
+      .orderBy('d.position')
       .execute(),
     db
       .selectFrom('tickets as t')

@@ -3,6 +3,7 @@ import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import type { Locale } from '../i18n/i18n.ts';
 import type { OrderDocument } from '../orders/order-document.repo.ts';
 import { seatText } from '../orders/seat-text.ts';
+import { chargedAmounts } from '../orders/charged-amounts.ts';
 
 /** Pieces of HTML shared by the pay page and the order page. Every value is escaped by `html`. */
 
@@ -30,11 +31,18 @@ background:var(--admit-accent-color);color:var(--admit-accent-color-contrast);fo
 @media (max-width:30rem){.admit-receipt{font-size:.92rem}.admit-confirm h1{font-size:1.7rem}}
 </style>`);
 
+/**
+ * The order's lines and what it charged. The VAT in the total is taken from what was charged
+ * (codes spread over the lines, VAT per rate: charged-amounts.ts), the figure the invoice shows;
+ * a line's own tax note is the tax in its listed price, so it is left off once a code applies.
+ */
 export function receipt(doc: OrderDocument, loc: Locale): SafeHtml {
   const { order, lines, discounts } = doc;
   const { m } = loc;
   const money = (n: number) => loc.money(n, order.currency);
-  const taxTotal = lines.reduce((s, l) => s + l.tax_cents, 0);
+  const pricedTax = lines.reduce((s, l) => s + l.tax_cents, 0);
+  const charged = chargedAmounts(lines, discounts, order.tax_mode);
+  const coded = discounts.length > 0;
   return html`<table class="admit-receipt">
     <caption class="muted">
       ${m.order} ${order.ref}
@@ -52,13 +60,21 @@ export function receipt(doc: OrderDocument, loc: Locale): SafeHtml {
         (l) =>
           html`<tr>
             <td>
-              ${l.name}${l.tax_rate_bp ? html`<br /><small class="muted">${m.inclTax(taxRate(l.tax_rate_bp, loc), money(l.tax_cents))}</small>` : ''}
+              ${l.name}${l.tax_rate_bp && !coded ? html`<br /><small class="muted">${m.inclTax(taxRate(l.tax_rate_bp, loc), money(l.tax_cents))}</small>` : ''}
             </td>
             <td class="num">${l.quantity}</td>
             <td class="num">${money(l.unit_price_cents)}</td>
             <td class="num">${money(l.total_cents)}</td>
           </tr>`,
       )}
+      ${
+        order.tax_mode === 'exclusive' && pricedTax
+          ? html`<tr>
+              <td colspan="3">${m.tax}</td>
+              <td class="num">${money(pricedTax)}</td>
+            </tr>`
+          : ''
+      }
       ${discounts.map(
         (d) =>
           html`<tr>
@@ -68,17 +84,9 @@ export function receipt(doc: OrderDocument, loc: Locale): SafeHtml {
       )}
     </tbody>
     <tfoot>
-      ${
-        order.tax_mode === 'exclusive'
-          ? html`<tr>
-              <td colspan="3">${m.tax}</td>
-              <td class="num">${money(taxTotal)}</td>
-            </tr>`
-          : ''
-      }
       <tr>
         <td colspan="3">
-          ${m.total}${order.tax_mode === 'inclusive' && taxTotal ? html` <small class="muted">${m.includesTax(money(taxTotal))}</small>` : ''}
+          ${m.total}${(order.tax_mode === 'inclusive' || coded) && charged.vat_cents ? html` <small class="muted">${m.includesTax(money(charged.vat_cents))}</small>` : ''}
         </td>
         <td class="num">${money(order.total_cents)}</td>
       </tr>
