@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
-import type { AccountsTable } from '../../platform/db/schema.ts';
+import type { AccountsTable, InvoicingSettings } from '../../platform/db/schema.ts';
 
 export function findAccountById(db: Db, accountId: number) {
   return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
@@ -18,4 +18,17 @@ export async function insertAccount(db: Db, row: Insertable<AccountsTable>): Pro
 /** Deletes an account and, through the foreign keys, everything it owns (an import with --replace). */
 export async function deleteAccount(db: Db, accountId: number): Promise<void> {
   await db.deleteFrom('accounts').where('id', '=', accountId).execute();
+}
+
+export async function findInvoicing(db: Db, accountId: number): Promise<InvoicingSettings | null | undefined> {
+  const row = await db.selectFrom('accounts').select('invoicing').where('id', '=', accountId).executeTakeFirst();
+  return row?.invoicing;
+}
+
+export async function setInvoicing(db: Db, accountId: number, settings: InvoicingSettings): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ invoicing: JSON.stringify(settings) })
+    .where('id', '=', accountId)
+    .execute();
 }

@@ -6,6 +6,7 @@ import { hashToken } from '../../platform/http/auth.ts';
 import { lineTax } from '../../platform/money.ts';
 import { isReservedComponentName } from '../themes/templates.ts';
 import { isReservedAccountSlug } from '../accounts/reserved-slugs.ts';
+import { invoicingProblems } from '../accounts/invoicing.service.ts';
 import type { AccountFile, EventIn, OrderIn, OrderLineIn } from './event-document.ts';
 import { numberProblems } from './number-bounds.ts';
 import { seatingProblems } from './seating-plan.ts';
@@ -87,6 +88,7 @@ function isTimezone(tz: string): boolean {
 function crossCheck(f: AccountFile): string[] {
   const out: string[] = [];
   if (isReservedAccountSlug(f.account.slug)) out.push(`$.account.slug: "${f.account.slug}" is reserved`);
+  if (f.account.invoicing) out.push(...invoicingProblems(f.account.invoicing));
   const unique = (items: Array<{ key: string }> | undefined, path: string) => {
     const seen = new Set<string>();
     (items ?? []).forEach((it, i) => {

@@ -133,6 +133,7 @@ export async function readDocument(db: Db, eventId: number): Promise<EventDocume
     status: e.status,
     ...(e.sales_start_at ? { sales_start_at: iso(e.sales_start_at)! } : {}),
     archived: e.archived,
+    ...(e.invoice_address ? { invoice_address: e.invoice_address } : {}),
     ...(seating ? { seating } : {}),
     // written out only when it differs from the default, so documents that never named it read back as they were
     ...(e.waiting_list_enabled || e.waiting_list_offer_minutes !== DEFAULT_OFFER_MINUTES

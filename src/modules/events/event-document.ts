@@ -1,3 +1,4 @@
+import type { InvoicingSettings } from '../../platform/db/schema.ts';
 import type { SeatingIn } from './seating-plan.ts';
 
 /*
@@ -96,6 +97,8 @@ export interface EventIn {
   /** contract section 11: a draft is invisible to buyers; default published */
   status?: 'draft' | 'published';
   sales_start_at?: string;
+  /** contract section 14 */
+  invoice_address?: 'optional' | 'required' | 'off';
   archived?: boolean;
   seating?: SeatingIn;
   /** contract section 13: freed units of a sold-out type go to the list first; default off, 1440 minutes */
@@ -131,6 +134,8 @@ export interface AccountFile {
       platform_fee_fixed?: Money;
     };
     plan?: { hide_powered_by?: boolean };
+    /** contract section 14 */
+    invoicing?: InvoicingSettings;
   };
   /** a token by its secret, or as exported: the SHA-256 of its secret */
   tokens?: Array<{

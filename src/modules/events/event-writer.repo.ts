@@ -106,6 +106,7 @@ async function writeEventRow(trx: Db, accountId: number, stored: StoredEvent | n
     archived: d.archived ?? false,
     waiting_list_enabled: d.waiting_list?.enabled ?? false,
     waiting_list_offer_minutes: d.waiting_list?.offer_minutes ?? DEFAULT_OFFER_MINUTES,
+    invoice_address: d.invoice_address ?? null,
   };
   const returned = ['id', 'starts_at', 'payment_expires_at'] as const;
   if (stored)

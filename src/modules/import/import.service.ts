@@ -7,6 +7,7 @@ import { lineTax } from '../../platform/money.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import { apiHoldEnd } from '../orders/holds.ts';
 import { deleteAccount, insertAccount } from '../accounts/accounts.repo.ts';
+import { normaliseInvoicing } from '../accounts/invoicing.service.ts';
 import { insertCheckin } from '../checkin/checkin.repo.ts';
 import { addCodeUses } from '../discounts/discounts.repo.ts';
 import { insertSeries } from '../events/events.repo.ts';
@@ -82,6 +83,7 @@ async function writeAccount(db: Db, f: AccountFile, now: Date): Promise<number> 
     platform_fee_bp: p?.platform_fee_bp ?? 0,
     platform_fee_fixed_cents: p?.platform_fee_fixed ?? 0,
     hide_powered_by_allowed: f.account.plan?.hide_powered_by ?? false,
+    invoicing: f.account.invoicing ? JSON.stringify(normaliseInvoicing(f.account.invoicing)) : null,
   });
 
   for (const [i, t] of (f.tokens ?? []).entries()) {

@@ -182,3 +182,20 @@ export function chargedAmounts(
     reverse_charge: reverse,
   };
 }
+
+/**
+ * A credit note's amounts per rate: `amount` of gross spread over the invoice's rates in
+ * proportion to their gross (largest remainder), VAT per rate as on an invoice. Crediting the
+ * whole of an invoice gives back its own figures.
+ */
+export function creditedRates(rates: readonly RateAmounts[], amount: number): RateAmounts[] {
+  const shares = spread(
+    amount,
+    rates.map((r) => r.gross_cents),
+  );
+  return rates.map((r, i) => {
+    const g = shares[i]!;
+    const vat = vatIn(g, r.rate_bp);
+    return { rate_bp: r.rate_bp, gross_cents: g, net_cents: g - vat, vat_cents: vat };
+  });
+}

@@ -408,7 +408,7 @@ function inValuesOrder(values: Array<{ ref?: unknown }>, inserted: OrderRow[]): 
 }
 
 /** the order's columns that hold JSON, kept by the prepared row as JSON text */
-const JSON_COLUMNS = new Set(['answers', 'item_answers']);
+const JSON_COLUMNS = new Set(['answers', 'item_answers', 'invoice_address']);
 
 /** The order row as a JSON document takes: its JSON columns as values, not as their text. */
 function withJsonColumns(orderRow: object): Record<string, unknown> {

@@ -39,3 +39,11 @@ export const seatUnavailable = (seats: Array<{ seat_guid: string; label: string 
       : `These seats are no longer available: ${seats.map((s) => `${s.label} (${s.seat_guid})`).join(', ')}`,
     { extra: { seats: seats.map((s) => s.seat_guid) } },
   );
+export const invoiceAddressOff = (): AppError =>
+  new AppError('unprocessable', 'invalid_invoice_address', 'This event takes no invoice address', {
+    fields: { invoice_address: ['this event takes no invoice address'] },
+  });
+export const invoiceAddressRequired = (): AppError =>
+  new AppError('unprocessable', 'invoice_address_required', 'This event requires an invoice address', {
+    fields: { invoice_address: ['is required'] },
+  });

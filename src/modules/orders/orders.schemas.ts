@@ -176,6 +176,24 @@ export const createOrderBody = {
     },
     email: { type: 'string', maxLength: 254 },
     name: { type: 'string', maxLength: 200 },
+    invoice_address: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'street', 'postcode', 'city', 'country'],
+      description:
+        "the buyer's invoice address (contract section 14): country an ISO 3166-1 alpha-2 code, vat_id in that country's " +
+        'format (422 invalid_invoice_address); an event whose invoice_address is `off` refuses it, one whose is `required` ' +
+        'refuses an order without it (422 invoice_address_required). A VAT ID in another EU country than the issuer: reverse charge',
+      properties: {
+        company: { type: 'string', maxLength: 200 },
+        name: { type: 'string', maxLength: 200 },
+        street: { type: 'string', maxLength: 300 },
+        postcode: { type: 'string', maxLength: 20 },
+        city: { type: 'string', maxLength: 100 },
+        country: { type: 'string', maxLength: 2 },
+        vat_id: { type: 'string', maxLength: 30 },
+      },
+    },
   },
 } as const;
 

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../platform/context.ts';
+import { invalidInvoiceAddress, readInvoiceAddress, type InvoiceAddressInput } from './invoice-address.ts';
 import { actorOf, canSeeEvent, type Principal } from '../../platform/http/auth.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
@@ -43,6 +44,7 @@ export interface CreateOrderBody {
   items: Array<{ ticket_type_id: number; quantity: number; seats?: string[] }>;
   email?: string;
   name?: string;
+  invoice_address?: InvoiceAddressInput;
 }
 
 export async function createOrderViaApi(
@@ -57,12 +59,19 @@ export async function createOrderViaApi(
   if (body.email !== undefined && body.email.trim() !== '' && !isEmail(body.email.trim())) {
     throw invalidBody('email is not an email address', { email: ['is not an email address'] });
   }
+  let invoiceAddress = null;
+  if (body.invoice_address) {
+    const read = readInvoiceAddress(body.invoice_address);
+    if (!read.address) throw invalidInvoiceAddress(read.fields);
+    invoiceAddress = read.address;
+  }
   const placed = await placeOrder(ctx, {
     accountId: p.accountId,
     event,
     items: body.items,
     email: body.email ?? null,
     name: body.name ?? null,
+    invoiceAddress,
     channel: 'api',
     ...(idempotencyKey !== undefined ? { idempotency: { tokenId: p.tokenId, key: idempotencyKey } } : {}),
   });

@@ -1,7 +1,7 @@
 import { cacheOf } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Db } from '../../platform/db/database.ts';
-import type { Answer, ItemAnswer } from '../../platform/db/schema.ts';
+import type { Answer, InvoiceAddress, ItemAnswer } from '../../platform/db/schema.ts';
 import { formatMoney } from '../../platform/money.ts';
 import type { EventRow } from '../events/events.repo.ts';
 import { isBuyerVisible } from '../events/event-listings.service.ts';
@@ -12,7 +12,14 @@ import { loadCatalogue, type Catalogue } from './catalogue.repo.ts';
 import { applyCodes, type AppliedCode } from './codes.service.ts';
 import { apiHoldEnd } from './holds.ts';
 import { boundsProblem, oversizedLines, refuseOutOfBounds, refuseOversized, withStandIns } from './order-bounds.ts';
-import { amountTooSmall, emailRequired, salesClosed, salesNotStarted } from './orders.errors.ts';
+import {
+  amountTooSmall,
+  emailRequired,
+  invoiceAddressOff,
+  invoiceAddressRequired,
+  salesClosed,
+  salesNotStarted,
+} from './orders.errors.ts';
 import { cardMinimum, orderTotals, type PricedLine } from './pricing.ts';
 import { writeOfferOrder, writeOrder, type OrderRow, type PreparedOrder } from './order-writer.repo.ts';
 import { logOrder } from './order-state.repo.ts';
@@ -39,6 +46,8 @@ export interface PlaceOrderInput extends BasketRequest {
   holdMs?: number;
   /** Idempotency-Key scoped to the sending token */
   idempotency?: { tokenId: number; key: string };
+  /** the buyer's invoice address, already read by readInvoiceAddress (contract section 14) */
+  invoiceAddress?: InvoiceAddress | null;
 }
 
 export interface PlacedOrder {
@@ -164,6 +173,11 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
   );
   const email = input.email?.trim() || null;
   if (totals.total_cents === 0 && !email) throw emailRequired();
+  // the event asks for an invoice address, requires one (for an order with something to pay) or takes none
+  const addressMode = event.invoice_address ?? 'optional';
+  if (input.invoiceAddress && addressMode === 'off') throw invoiceAddressOff();
+  if (!input.invoiceAddress && addressMode === 'required' && totals.total_cents > 0 && !input.comp)
+    throw invoiceAddressRequired();
   if (totals.total_cents > 0 && totals.total_cents < cardMinimum(currency))
     throw amountTooSmall(formatMoney(cardMinimum(currency), currency));
 
@@ -189,6 +203,8 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
       answers: JSON.stringify(input.answers ?? []),
       item_answers: JSON.stringify(input.itemAnswers ?? []),
       locale: input.locale ?? null,
+      // only when given: the batch writer's one-statement path takes rows of one shape
+      ...(input.invoiceAddress ? { invoice_address: JSON.stringify(input.invoiceAddress) } : {}),
       created_at: now,
       expires_at: expiresAt,
     },

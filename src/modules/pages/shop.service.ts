@@ -1,7 +1,8 @@
 import { cacheOf } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import type { Answer, ItemAnswer } from '../../platform/db/schema.ts';
+import type { Answer, InvoiceAddress, ItemAnswer } from '../../platform/db/schema.ts';
+import { anyAddressField, readInvoiceAddress } from '../orders/invoice-address.ts';
 import { minorDigits } from '../../platform/money.ts';
 import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
 import { MAX_DONATION_CENTS } from '../../platform/limits.ts';
@@ -47,6 +48,8 @@ export interface ShopData {
   goods: Array<{ id: number; name: string; price: number | null; remaining: number | null }>;
   donations: Array<{ id: number; name: string }>;
   questions: Array<{ key: string; label: string; scope: 'order' | 'attendee'; required: boolean }>;
+  /** the invoice address fields: asked (optional or required) while the account issues invoices, else null */
+  invoiceAddress: 'optional' | 'required' | null;
 }
 
 const LOW_STOCK = 10;
@@ -86,7 +89,7 @@ async function readShopCatalogue(
 ) {
   const account = await ctx.db
     .selectFrom('accounts')
-    .select(['id', 'slug', 'name'])
+    .select(['id', 'slug', 'name', 'invoicing'])
     .where('slug', '=', accountSlug)
     .executeTakeFirst();
   const event = account ? await findEventBySlug(ctx.db, account.id, eventSlug) : undefined;
@@ -185,10 +188,12 @@ export async function loadShop(
   const notYet = opens !== null && now < opens.getTime();
   const price = (x: { price_cents: number; prices: Record<string, number> }) =>
     cur === event.currency ? x.price_cents : (x.prices[cur] ?? null);
+  const addressMode = event.invoice_address ?? 'optional';
   return {
-    account,
+    account: { id: account.id, slug: account.slug, name: account.name },
     event,
     channel,
+    invoiceAddress: account.invoicing?.enabled && addressMode !== 'off' ? addressMode : null,
     currency: cur,
     salesOpen: now < salesEnd(event).getTime() && !notYet,
     salesOpensAt: notYet ? opens : null,
@@ -297,6 +302,7 @@ export async function checkout(ctx: AppContext, shop: ShopData, form: Form, loc:
   if (!email) bad('email', m.enterEmail);
   else if (!isEmail(email)) bad('email', m.notAnEmail);
   if (items.length + goods.length + donations.length === 0) bad('items', m.chooseTicket);
+  const invoiceAddress = readAddressFields(shop, form, bad, m);
   const answers: Answer[] = [];
   const itemAnswers: ItemAnswer[] = [];
   for (const q of shop.questions) {
@@ -340,6 +346,7 @@ export async function checkout(ctx: AppContext, shop: ShopData, form: Form, loc:
     itemAnswers,
     holdMs: BROWSER_HOLD_MS,
     locale: loc.tag,
+    invoiceAddress,
   });
   const row = await ctx.db
     .selectFrom('orders')
@@ -347,4 +354,33 @@ export async function checkout(ctx: AppContext, shop: ShopData, form: Form, loc:
     .where('id', '=', placed.orderId)
     .executeTakeFirstOrThrow();
   return { secret: row.access_secret, paid: row.status === 'paid' };
+}
+
+/** The checkout's invoice address fields (`inv_*`): none when not asked or, optional, left empty. */
+function readAddressFields(
+  shop: ShopData,
+  form: Form,
+  bad: (k: string, m: string) => void,
+  m: Locale['m'],
+): InvoiceAddress | null {
+  if (!shop.invoiceAddress) return null;
+  const input = {
+    company: form.inv_company,
+    name: form.inv_name,
+    street: form.inv_street,
+    postcode: form.inv_postcode,
+    city: form.inv_city,
+    country: form.inv_country,
+    vat_id: form.inv_vat_id,
+  };
+  if (shop.invoiceAddress === 'optional' && !anyAddressField(input)) return null;
+  const read = readInvoiceAddress(input);
+  for (const [k, problems] of Object.entries(read.fields)) {
+    const what = problems[0] ?? '';
+    bad(
+      `inv_${k}`,
+      what === 'is required' ? m.fillIn : k === 'country' ? m.notACountry : k === 'vat_id' ? m.notAVatId : m.checkFields,
+    );
+  }
+  return read.address;
 }

@@ -242,6 +242,7 @@ export function shopPage(v: ShopView): SafeHtml {
               </div>
               ${data.questions.filter((q) => q.scope === 'order').map((q) => html`<div class="field"><label for="f-q_${q.key}">${q.label}${q.required ? ` (${m.required})` : ''}</label><input type="text" id="f-q_${q.key}" name="q_${q.key}" value="${val(`q_${q.key}`)}" ${attrs(v, `q_${q.key}`)} />${err(v, `q_${q.key}`)}</div>`)}
               ${attendeeQuestions(v)}
+              ${invoiceAddressFields(v)}
               <div class="field">
                 <label for="f-code">${m.discountCode}</label
                 ><input
@@ -313,4 +314,29 @@ function attendeeQuestions(v: ShopView): SafeHtml {
 /** Nothing on the page costs anything (free tickets, free goods, no donations): no payment follows. */
 function allFree(data: ShopData): boolean {
   return !data.donations.length && data.types.every((t) => !t.price) && data.goods.every((g) => !g.price);
+}
+
+/** The invoice address (contract section 14), in its own group; optional unless the event requires it. */
+function invoiceAddressFields(v: ShopView): SafeHtml {
+  const mode = v.data.invoiceAddress;
+  if (!mode) return html``;
+  const { m } = v.loc;
+  const req = mode === 'required';
+  // `part`: a field every address has (required once the group is filled in); the others are optional in any case
+  const field = (key: string, label: string, opts: { part: boolean; auto?: string; short?: boolean }) =>
+    html`<div class="field">
+      <label for="f-inv_${key}">${label}${opts.part ? '' : ` (${m.invoiceAddressOptional})`}</label
+      ><input type="text" id="f-inv_${key}" name="inv_${key}"${opts.auto ? raw(` autocomplete="${opts.auto}"`) : raw('')}${opts.part && req ? raw(' required') : raw('')}${opts.short ? raw(' maxlength="2" size="3"') : raw('')} value="${v.form[`inv_${key}`] ?? ''}" ${attrs(v, `inv_${key}`)} />${err(v, `inv_${key}`)}
+    </div>`;
+  return html`<fieldset>
+    <legend>${m.invoiceAddress}${req ? '' : ` (${m.invoiceAddressOptional})`}</legend>
+    <p class="muted">${m.invoiceAddressHint}</p>
+    ${field('company', m.company, { part: false, auto: 'organization' })}
+    ${field('name', m.name, { part: true, auto: 'billing name' })}
+    ${field('street', m.street, { part: true, auto: 'billing street-address' })}
+    ${field('postcode', m.postcode, { part: true, auto: 'billing postal-code' })}
+    ${field('city', m.city, { part: true, auto: 'billing address-level2' })}
+    ${field('country', m.countryCode, { part: true, auto: 'billing country', short: true })}
+    ${field('vat_id', m.vatId, { part: false })}
+  </fieldset>`;
 }

@@ -4,6 +4,7 @@ import { AppError } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/jobs/outbox.ts';
 import type { Job } from '../../platform/jobs/jobs.ts';
 import { logOrder, recordPartRefunded, recordRefunded } from '../orders/order-state.repo.ts';
+import { issueCreditNote } from '../orders/invoice-register.repo.ts';
 import { isUniqueViolation } from '../../platform/db/pg-errors.ts';
 import { accountOf } from '../payments/payments.service.ts';
 import { paymentsUnavailable, providerFor, ProviderError, type PaymentProvider } from '../payments/providers.ts';
@@ -266,6 +267,8 @@ export async function completeRefund(
     let voided: string[] | undefined;
     if (whole) await recordRefunded(trx, order.id, amount, now, { endsOrder: true });
     else voided = await recordPartRefunded(trx, order.id, amount, (r.ticket_ids ?? []).map(Number));
+    // the refund corrects the order's invoice by a credit note (none when it has no invoice)
+    await issueCreditNote(trx, order.id, whole ? 'rest' : amount, now);
     await logOrder(trx, order, 'refunded', now, {
       amount_cents: amount,
       refund_id: refundId,

@@ -22,6 +22,39 @@ export interface AccountsTable {
   platform_fee_fixed_cents: Generated<Money>;
   hide_powered_by_allowed: Generated<boolean>;
   created_at: GenTimestamp;
+  /** contract section 14; null: the account issues no invoices (migration 0028) */
+  invoicing: NullJson<InvoicingSettings>;
+}
+
+/** A nullable jsonb column (null by default). */
+type NullJson<T> = ColumnType<T | null, string | T | null | undefined, string | T | null>;
+
+export interface InvoiceIssuer {
+  name: string;
+  address: string;
+  /** ISO 3166-1 alpha-2 */
+  country: string;
+  vat_id?: string;
+  tax_number?: string;
+}
+
+export interface InvoicingSettings {
+  enabled: boolean;
+  issuer: InvoiceIssuer;
+  number_prefix: string;
+  business_only?: boolean;
+}
+
+/** The buyer's invoice address as the order keeps it (contract section 14). */
+export interface InvoiceAddress {
+  company?: string;
+  name: string;
+  street: string;
+  postcode: string;
+  city: string;
+  /** ISO 3166-1 alpha-2 */
+  country: string;
+  vat_id?: string;
 }
 
 export interface ApiTokensTable {
@@ -71,6 +104,8 @@ export interface EventsTable {
   waiting_list_enabled: Generated<boolean>;
   /** how long an offer's pay link holds its units */
   waiting_list_offer_minutes: Generated<number>;
+  /** contract section 14; null: the default (optional while the account issues invoices) */
+  invoice_address: 'optional' | 'required' | 'off' | null;
   created_at: GenTimestamp;
 }
 
@@ -325,6 +360,8 @@ export interface OrdersTable {
   canceled_at: Timestamp | null;
   refunded_at: Timestamp | null;
   expires_at: Timestamp | null;
+  /** the buyer's invoice address (migration 0028) */
+  invoice_address: NullJson<InvoiceAddress>;
 }
 
 export interface OrderLinesTable {
@@ -679,6 +716,30 @@ export interface FormSubmissionsTable {
   created_at: GenTimestamp;
 }
 
+export interface InvoiceCountersTable {
+  account_id: number;
+  year: number;
+  last_sequence: number;
+}
+
+export interface InvoicesTable {
+  id: Generated<number>;
+  account_id: number;
+  order_id: number;
+  kind: 'invoice' | 'credit_note';
+  number: string;
+  year: number;
+  sequence: number;
+  corrects_id: number | null;
+  issued_at: Timestamp;
+  currency: string;
+  total_cents: Money;
+  vat_cents: Money;
+  locale: string;
+  content: Json<Record<string, unknown>>;
+  canceled_at: Timestamp | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_tokens: ApiTokensTable;
@@ -704,6 +765,8 @@ export interface DB {
   discount_codes: DiscountCodesTable;
   questions: QuestionsTable;
   orders: OrdersTable;
+  invoices: InvoicesTable;
+  invoice_counters: InvoiceCountersTable;
   order_lines: OrderLinesTable;
   order_discounts: OrderDiscountsTable;
   tickets: TicketsTable;
