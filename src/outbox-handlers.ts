@@ -1,5 +1,6 @@
 import type { OutboxHandler } from './platform/jobs/outbox-dispatcher.ts';
-import { renderLatePaymentMail, renderPayLinkMail, renderTicketMail } from './modules/orders/orders.mail.ts';
+import { renderLatePaymentMail, renderPayLinkMail } from './modules/orders/orders.mail.ts';
+import { renderTicketMailWithInvoice } from './modules/invoices/invoices.mail.ts';
 import { renderRefundMail } from './modules/refunds/refunds.mail.ts';
 import { autoRefund } from './modules/refunds/auto-refund.service.ts';
 import { renderInvitationMail, renderPasswordResetMail } from './modules/users/users.mail.ts';
@@ -8,7 +9,7 @@ import { renderWaitlistJoinedMail, renderWaitlistOfferMail } from './modules/wai
 
 /** Every kind of outbox message and what dispatching it means. */
 export const outboxHandlers: Record<string, OutboxHandler> = {
-  'mail.tickets': { type: 'mail', render: renderTicketMail },
+  'mail.tickets': { type: 'mail', render: renderTicketMailWithInvoice },
   'mail.refund': { type: 'mail', render: renderRefundMail },
   'mail.late_payment': { type: 'mail', render: renderLatePaymentMail },
   'mail.pay_link': { type: 'mail', render: renderPayLinkMail },

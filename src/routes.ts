@@ -18,6 +18,7 @@ import { pagesRoutes } from './modules/pages/pages.routes.ts';
 import { imagesRoutes } from './modules/themes/images.routes.ts';
 import { mailViewerRoutes } from './platform/mail/mail-viewer.routes.ts';
 import { outboxHandlers } from './outbox-handlers.ts';
+import { invoiceDownloadRoutes, invoicesApiRoutes } from './modules/invoices/invoices.routes.ts';
 import { consoleRoutes } from './modules/console/console.routes.ts';
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
 
@@ -43,6 +44,7 @@ export async function routes(app: FastifyInstance, ctx: AppContext): Promise<voi
       await api.register(ordersRoutes);
       await api.register(paymentsRoutes);
       await api.register(refundsRoutes);
+      await api.register(invoicesApiRoutes);
       await api.register(reportsRoutes);
       await api.register(waitlistRoutes);
     },
@@ -51,6 +53,7 @@ export async function routes(app: FastifyInstance, ctx: AppContext): Promise<voi
 
   // Server-rendered buyer pages (event shop, pay page, order page) and the organiser console
   await app.register(pagesRoutes);
+  await app.register(invoiceDownloadRoutes);
   await app.register(consoleRoutes);
 
   // Account-scoped API (B) under /{account_slug}: any token of that account; others get 404

@@ -303,3 +303,18 @@ export function findInvoiceByNumber(db: Db, accountId: number, number: string) {
     .where('number', '=', number)
     .executeTakeFirst();
 }
+
+/** One document of the order whose page secret is given (the buyer's capability URL). */
+export function findInvoiceBySecret(db: Db, secret: string, number: string) {
+  return db
+    .selectFrom('invoices as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .selectAll('i')
+    .where('o.access_secret', '=', secret)
+    .where('i.number', '=', number)
+    .executeTakeFirst();
+}
+
+export function findInvoiceById(db: Db, id: number) {
+  return db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -18,7 +18,7 @@ const require = createRequire(import.meta.url);
 const FONT_DIR = path.join(path.dirname(require.resolve('@fontsource/noto-sans/package.json')), 'files');
 const SUBSETS = ['latin', 'latin-ext', 'cyrillic', 'cyrillic-ext', 'greek', 'greek-ext', 'vietnamese'];
 
-interface Face {
+export interface Face {
   name: string;
   data: Buffer;
   covers: (codePoint: number) => boolean;
@@ -26,7 +26,7 @@ interface Face {
 
 let faces: { regular: Face[]; bold: Face[] } | null = null;
 
-function loadFaces(): { regular: Face[]; bold: Face[] } {
+export function loadFaces(): { regular: Face[]; bold: Face[] } {
   if (faces) return faces;
   const probe = new PDFDocument({ autoFirstPage: false });
   const load = (weight: number): Face[] =>
@@ -44,7 +44,7 @@ function loadFaces(): { regular: Face[]; bold: Face[] } {
 }
 
 /** Splits text into runs, each in the first face that has all of its characters. */
-function runs(text: string, set: Face[]): Array<{ face: Face; text: string }> {
+export function runs(text: string, set: Face[]): Array<{ face: Face; text: string }> {
   const out: Array<{ face: Face; text: string }> = [];
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
