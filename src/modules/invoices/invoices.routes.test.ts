@@ -8,6 +8,7 @@ import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories
 import { refundOrder } from '../refunds/refund-order.service.ts';
 import { validateCii } from './cii-xsd.fixture.ts';
 import { renderTicketMailWithInvoice } from './invoices.mail.ts';
+import { documentXml } from './invoices.service.ts';
 
 /** The documents: API listing and downloads, the buyer's downloads, the PDF and its XML, the mail. */
 let t: TestApp;
@@ -239,5 +240,11 @@ describe('invoice documents', () => {
     expect(res.statusCode).toBe(422);
     expect(res.body).toContain('id="err-inv_vat_id"');
     expect(res.body).toContain('value="DE123456789"');
+  });
+
+  it('every document this file issued validates against the EN 16931 CII schema', async () => {
+    const rows = await t.ctx.db.selectFrom('invoices').selectAll().execute();
+    expect(rows.length).toBe(6);
+    for (const r of rows) validateCii(documentXml(r));
   });
 });

@@ -3,6 +3,8 @@ import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { refundOrder } from '../refunds/refund-order.service.ts';
 import type { InvoiceContent } from './invoice-register.repo.ts';
+import { validateCii } from '../invoices/cii-xsd.fixture.ts';
+import { documentXml } from '../invoices/invoices.service.ts';
 
 /** Invoices and credit notes as paying and refunding issue them (contract section 14). */
 let t: TestApp;
@@ -291,6 +293,12 @@ describe('invoices', () => {
       },
     });
     await expect(seedAccount(t.ctx, country)).rejects.toThrow(/issuer\.country/);
+  });
+
+  it('every document this file issued validates against the EN 16931 CII schema', async () => {
+    const rows = await t.ctx.db.selectFrom('invoices').selectAll().execute();
+    expect(rows.length).toBeGreaterThanOrEqual(10);
+    for (const r of rows) validateCii(documentXml(r));
   });
 
   it('the event document shows invoice_address when set', async () => {
