@@ -181,7 +181,8 @@ export function consolePage(opts: {
         ${can(viewer, 'checkin') ? item(`${base}/door`, 'Door check-in', 'door') : ''}
         ${can(viewer, 'team.manage') ? item(`${base}/team`, 'Team', 'team') : ''}
         ${can(viewer, 'tokens.manage') ? item(`${base}/tokens`, 'API tokens', 'tokens') : ''}
-        ${can(viewer, 'webhooks.manage') ? item(`${base}/webhooks`, 'Webhooks', 'webhooks') : ''}`
+        ${can(viewer, 'webhooks.manage') ? item(`${base}/webhooks`, 'Webhooks', 'webhooks') : ''}
+        ${can(viewer, 'invoicing.manage') ? item(`${base}/invoicing`, 'Invoicing', 'invoicing') : ''}`
       : ''
   }
   ${viewer.accounts.length > 1 ? item('/console/accounts', 'Switch account', 'accounts') : ''}

@@ -119,6 +119,7 @@ export function orderDeskPage(
           ${order.paid_at ? html`<div><dt>Paid</dt><dd>${when(order.paid_at, tz)}</dd></div>` : ''}
           ${order.status === 'pending' && order.expires_at ? html`<div><dt>Held until</dt><dd>${when(order.expires_at, tz)}</dd></div>` : ''}
           <div><dt>Channel</dt><dd>${order.channel}</dd></div>
+          ${order.paid_at ? html`<div><dt>Invoices</dt><dd><a href="${here}/invoices">Invoices and credit notes</a></dd></div>` : ''}
         </dl>
       </div>
 

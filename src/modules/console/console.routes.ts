@@ -13,6 +13,7 @@ import { consoleCodesRoutes } from './console.codes.routes.ts';
 import { consoleTeamRoutes } from './console.team.routes.ts';
 import { consoleWebhooksRoutes } from './console.webhooks.routes.ts';
 import { consoleWaitlistRoutes } from './console.waitlist.routes.ts';
+import { consoleInvoicesRoutes } from './console.invoices.routes.ts';
 
 /** The organiser console under /console (contract section 7): server-rendered pages over the same services as the API. */
 export async function consoleRoutes(app: FastifyInstance): Promise<void> {
@@ -29,6 +30,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   await app.register(consoleCodesRoutes);
   await app.register(consoleTeamRoutes);
   await app.register(consoleWebhooksRoutes);
+  await app.register(consoleInvoicesRoutes);
   await app.register(consoleOrdersRoutes);
   await app.register(consoleOrderDeskRoutes);
   await app.register(consoleDashboardRoutes);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
+import type { InvoiceAddress } from '../../platform/db/schema.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import { lapsedHolds, releaseStock, releaseUnits, unitsByInventory } from '../inventory/stock.repo.ts';
 import { releaseSeats, releaseSeatsOf } from '../inventory/seats.repo.ts';
@@ -224,4 +225,13 @@ export async function updateBuyer(trx: Db, orderId: number, changes: BuyerChange
   if (changes.email !== undefined) set.email = changes.email;
   if (changes.rotateLink) set.access_secret = randomSecret();
   if (Object.keys(set).length) await trx.updateTable('orders').set(set).where('id', '=', orderId).execute();
+}
+
+/** The buyer's invoice address corrected (or removed); the invoice is then issued again (invoice-register.repo). */
+export async function setInvoiceAddress(trx: Db, orderId: number, address: InvoiceAddress | null): Promise<void> {
+  await trx
+    .updateTable('orders')
+    .set({ invoice_address: address ? JSON.stringify(address) : null })
+    .where('id', '=', orderId)
+    .execute();
 }

@@ -23,7 +23,8 @@ export type Action =
   | 'checkin'
   | 'team.manage'
   | 'tokens.manage'
-  | 'webhooks.manage';
+  | 'webhooks.manage'
+  | 'invoicing.manage';
 const ALLOWED: Record<Role, ReadonlySet<Action>> = {
   owner: new Set([
     'events.read',
@@ -34,6 +35,7 @@ const ALLOWED: Record<Role, ReadonlySet<Action>> = {
     'team.manage',
     'tokens.manage',
     'webhooks.manage',
+    'invoicing.manage',
   ]),
   manager: new Set(['events.read', 'events.write', 'orders.read', 'orders.write', 'checkin']),
   door: new Set(['checkin']),
