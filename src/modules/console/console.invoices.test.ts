@@ -187,4 +187,19 @@ describe('console invoicing', () => {
     ).number;
     expect((await v.get(`${base}/events/gig/orders/${ref}/invoices/${theirs}.pdf`)).statusCode).toBe(404);
   });
+
+  it("the income report shows VAT on invoices beside income, credit notes taken off; the machine API's income is unchanged", async () => {
+    const c = await signedIn(owner, '10.8.0.7');
+    const api = await t.call(a.tokens.all, { method: 'GET', url: '/api/v1/events/gig/income' });
+    expect(api.statusCode).toBe(200);
+    expect(JSON.stringify(api.json())).not.toContain('invoice');
+    const docs = await t.ctx.db.selectFrom('invoices').select(['kind', 'vat_cents']).execute();
+    const want = docs.reduce((s, d) => s + (d.kind === 'invoice' ? 1 : -1) * Number(d.vat_cents), 0);
+    expect(want).toBeGreaterThan(0);
+    const page = await c.get(`${base}/events/gig/reports`);
+    expect(page.statusCode).toBe(200);
+    const card = /data-invoiced-vat="eur">([\s\S]*?)<\/div>/.exec(page.body)?.[1] ?? '';
+    expect(card).toContain('VAT on invoices');
+    expect(card).toContain(`${(want / 100).toFixed(2)} EUR`);
+  });
 });

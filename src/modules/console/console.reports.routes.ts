@@ -14,6 +14,7 @@ import { send, see } from './console.http.ts';
 import { flashOf, type FieldErrors, type Flash } from './console-layout.view.ts';
 import { eventBase } from './console.order-desk.view.ts';
 import { incomePage, ordersReportPage } from './console.reports.view.ts';
+import { vatOnInvoices } from '../invoices/invoices.service.ts';
 
 /**
  * Reports in the console: the income report with its month table and the orders report
@@ -34,7 +35,8 @@ export async function consoleReportsRoutes(app: FastifyInstance): Promise<void> 
       const viewer = await viewerOf(ctx, request, request.params.account);
       requireRole(viewer, 'orders.read');
       const r = await getIncome(ctx, principalOfViewer(viewer), request.params.event, request.query as ReportQuery);
-      return send(reply, incomePage(viewer, request.params.event, request.query, r));
+      const vat = await vatOnInvoices(ctx.db, viewer.account!.id, request.params.event);
+      return send(reply, incomePage(viewer, request.params.event, request.query, r, vat));
     },
   );
 

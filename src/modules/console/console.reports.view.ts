@@ -2,6 +2,7 @@ import { money } from './formats.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 import type { IncomeReport } from '../reports/income.service.ts';
+import type { InvoicedVat } from '../invoices/invoices.service.ts';
 import { GROUPS, type OrdersReport } from '../reports/orders-report.service.ts';
 import type { getSavedReports } from '../reports/reports.service.ts';
 import { can, type Viewer } from './console.http.ts';
@@ -63,7 +64,13 @@ function rangeFields(q: Record<string, string>): SafeHtml {
 }
 
 /** The income page; `query` is the request's query string as typed (shown back in the range form). */
-export function incomePage(viewer: Viewer, event: string, query: Record<string, string>, r: IncomeReport): string {
+export function incomePage(
+  viewer: Viewer,
+  event: string,
+  query: Record<string, string>,
+  r: IncomeReport,
+  vat: InvoicedVat[] = [],
+): string {
   const base = eventBase(viewer, event);
   const m = (c: number) => money(c, r.currency);
   const cols: Array<[string, (x: IncomeReport) => string]> = [
@@ -88,6 +95,13 @@ export function incomePage(viewer: Viewer, event: string, query: Record<string, 
         <div class="stat-card"><span>Collected</span><strong>${m(r.collected_cents)}</strong><small>${orders(r.orders)}</small></div>
         <div class="stat-card"><span>Refunded</span><strong>${m(r.refund_cents)}</strong><small>${orders(r.refunded_orders)}</small></div>
         <div class="stat-card"><span>Pending</span><strong>${m(r.pending_cents)}</strong><small>${orders(r.pending_orders)} on hold</small></div>
+        ${vat.map(
+          (v) =>
+            html`<div class="stat-card" data-invoiced-vat="${v.currency}">
+              <span>VAT on invoices</span><strong>${formatMoney(v.vat_cents, v.currency)}</strong
+              ><small>${n(v.invoices)} invoices, ${n(v.credit_notes)} credit notes; all dates</small>
+            </div>`,
+        )}
       </div>
       ${
         r.unpriced_payments

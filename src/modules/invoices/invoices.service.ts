@@ -7,6 +7,7 @@ import { localeOf } from '../i18n/i18n.ts';
 import {
   findInvoiceByNumber,
   findInvoiceById,
+  invoicedVat,
   findInvoiceBySecret,
   listOrderInvoices,
   type InvoiceContent,
@@ -115,4 +116,18 @@ export async function invoiceAttachments(
   const row = await findInvoiceById(db, standing.id);
   if (!row) return [];
   return [{ filename: `${row.number}.pdf`, content: await documentPdf(row), contentType: 'application/pdf' }];
+}
+
+export interface InvoicedVat {
+  currency: string;
+  vat_cents: number;
+  total_cents: number;
+  invoices: number;
+  credit_notes: number;
+}
+
+/** "VAT on invoices" beside the income report: what the invoices say, less their credit notes. */
+export async function vatOnInvoices(db: Db, accountId: number, eventSlug: string): Promise<InvoicedVat[]> {
+  const rows = await invoicedVat(db, accountId, eventSlug);
+  return rows.map((r) => ({ ...r, vat_cents: Number(r.vat_cents), total_cents: Number(r.total_cents) }));
 }

@@ -318,3 +318,23 @@ export function findInvoiceBySecret(db: Db, secret: string, number: string) {
 export function findInvoiceById(db: Db, id: number) {
   return db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** VAT on an event's invoices less their credit notes, in each currency invoiced (the console's reports). */
+export function invoicedVat(db: Db, accountId: number, eventSlug: string) {
+  return db
+    .selectFrom('invoices as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .innerJoin('events as e', 'e.id', 'o.event_id')
+    .select([
+      'i.currency',
+      sql<string>`coalesce(sum(case when i.kind = 'invoice' then i.vat_cents else -i.vat_cents end), 0)`.as('vat_cents'),
+      sql<string>`coalesce(sum(case when i.kind = 'invoice' then i.total_cents else -i.total_cents end), 0)`.as('total_cents'),
+      sql<number>`count(*) filter (where i.kind = 'invoice')::int`.as('invoices'),
+      sql<number>`count(*) filter (where i.kind = 'credit_note')::int`.as('credit_notes'),
+    ])
+    .where('i.account_id', '=', accountId)
+    .where('e.slug', '=', eventSlug)
+    .groupBy('i.currency')
+    .orderBy('i.currency')
+    .execute();
+}
