@@ -208,6 +208,7 @@ export const de: Messages = {
   pdfShowCode: 'Zeigen Sie diesen Code am Eingang.',
   pdfOnePerson: 'Jeder Code gilt einmal für eine Person.',
 
+  invoices: 'Rechnungen',
   invoiceAddress: 'Rechnungsadresse',
   invoiceAddressHint: 'Für eine Rechnung auf Sie oder Ihr Unternehmen.',
   invoiceAddressOptional: 'optional',

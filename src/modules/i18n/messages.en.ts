@@ -213,6 +213,7 @@ export const en = {
   pdfOnePerson: 'Each code admits one person once.',
 
   // invoices: the checkout's address and the documents
+  invoices: 'Invoices',
   invoiceAddress: 'Invoice address',
   invoiceAddressHint: 'For an invoice made out to you or your company.',
   invoiceAddressOptional: 'optional',

@@ -152,7 +152,9 @@ describe('invoice documents', () => {
     // the embedded file, as a PDF reader finds it (pdfdetach), is the same XML
     expect(embedded(bytes)).toBe(xml.body);
 
-    // the buyer's copy, by the order page's capability
+    // the order page links it; the buyer's copy, by the order page's capability
+    const orderPage = await t.app.inject({ method: 'GET', url: `/o/${o.secret}` });
+    expect(orderPage.body).toContain(`<a href="/o/${o.secret}/invoices/RE2026-1.pdf">Invoice RE2026-1</a>`);
     const mine = await t.app.inject({ method: 'GET', url: `/o/${o.secret}/invoices/RE2026-1.pdf` });
     expect(mine.statusCode).toBe(200);
     expect(pdfText(mine.rawPayload)).toMatch(/Total\s+€14\.80/);

@@ -155,3 +155,16 @@ export async function ticketCards(
       ${cards}
     </ul>`;
 }
+
+/** The order's invoices and credit notes, each a link to its PDF (the page's own capability URL). */
+export function invoiceLinks(
+  invoices: Array<{ number: string; kind: 'invoice' | 'credit_note'; pdf_url: string }>,
+  loc: Locale,
+): SafeHtml {
+  if (!invoices.length) return html``;
+  const { m } = loc;
+  return html`<h2>${m.invoices}</h2>
+    <ul>
+      ${invoices.map((i) => html`<li><a href="${new URL(i.pdf_url).pathname}">${i.kind === 'invoice' ? m.invoice : m.creditNote} ${i.number}</a> (PDF)</li>`)}
+    </ul>`;
+}

@@ -10,6 +10,9 @@ import { notFound } from '../../platform/errors.ts';
 import { confirmCard, loadBySecret, paySandbox, payState, startCardPayment } from './pay-order.ts';
 import { cardPageBody, notPayable, orderPageBody, pageContent, payPageBody, paymentPendingBody } from './pay.view.ts';
 import { shopRoutes } from './shop.routes.ts';
+import { html } from '../../platform/http/html.ts';
+import { buyerBase, listInvoices } from '../invoices/invoices.service.ts';
+import { invoiceLinks } from './order.view.ts';
 import { qrRoutes } from './qr.routes.ts';
 import { publicRoutes } from './public.routes.ts';
 import { waitlistPageRoutes } from './waitlist.routes.ts';
@@ -141,7 +144,10 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
         doc,
         loc,
         loc.m.yourOrderFor(doc.order.event_name),
-        await orderPageBody(doc, loc, request.params.secret),
+        html`${await orderPageBody(doc, loc, request.params.secret)}${invoiceLinks(
+          await listInvoices(ctx, doc.order, buyerBase(ctx, request.params.secret)),
+          loc,
+        )}`,
       );
     },
   );
