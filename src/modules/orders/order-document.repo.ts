@@ -25,6 +25,7 @@ export async function loadOrderDocument(db: Db, where: { id: number } | { secret
       'a.name as account_name',
       'a.payments_mode',
       'a.payments_provider',
+      'a.invoicing',
     ]);
   q = 'id' in where ? q.where('o.id', '=', where.id) : q.where('o.access_secret', '=', where.secret);
   const order = await q.executeTakeFirst();

@@ -4,6 +4,7 @@ import type { Locale } from '../i18n/i18n.ts';
 import type { OrderDocument } from '../orders/order-document.repo.ts';
 import { seatText } from '../orders/seat-text.ts';
 import { chargedAmounts } from '../orders/charged-amounts.ts';
+import { isReverseCharge } from '../accounts/vat-ids.ts';
 
 /** Pieces of HTML shared by the pay page and the order page. Every value is escaped by `html`. */
 
@@ -41,7 +42,10 @@ export function receipt(doc: OrderDocument, loc: Locale): SafeHtml {
   const { m } = loc;
   const money = (n: number) => loc.money(n, order.currency);
   const pricedTax = lines.reduce((s, l) => s + l.tax_cents, 0);
-  const charged = chargedAmounts(lines, discounts, order.tax_mode);
+  // a reverse-charge buyer's invoice shows no VAT: nor does the receipt
+  const reverseCharge =
+    Boolean(order.invoicing?.enabled) && isReverseCharge(order.invoicing!.issuer.country, order.invoice_address);
+  const charged = chargedAmounts(lines, discounts, order.tax_mode, { reverseCharge });
   const coded = discounts.length > 0;
   return html`<table class="admit-receipt">
     <caption class="muted">
@@ -60,7 +64,7 @@ export function receipt(doc: OrderDocument, loc: Locale): SafeHtml {
         (l) =>
           html`<tr>
             <td>
-              ${l.name}${l.tax_rate_bp && !coded ? html`<br /><small class="muted">${m.inclTax(taxRate(l.tax_rate_bp, loc), money(l.tax_cents))}</small>` : ''}
+              ${l.name}${l.tax_rate_bp && !coded && !reverseCharge ? html`<br /><small class="muted">${m.inclTax(taxRate(l.tax_rate_bp, loc), money(l.tax_cents))}</small>` : ''}
             </td>
             <td class="num">${l.quantity}</td>
             <td class="num">${money(l.unit_price_cents)}</td>

@@ -1,0 +1,116 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchChromium, screenshotBoth, seriousViolations, SHOTS, watchCsp } from './chromium.ts';
+import { freePort } from '../net.ts';
+import { createTestApp, type TestApp } from '../app.ts';
+import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
+
+/** A business buyer gives an invoice address at checkout and gets the invoice, in Debian's Chromium. */
+
+let t: TestApp;
+let browser: Browser;
+let base: string;
+let a: Awaited<ReturnType<typeof seedAccount>>;
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await createTestApp({ config: { baseUrl: base } });
+  a = await seedAccount(
+    t.ctx,
+    makeAccountFile({
+      account: {
+        slug: 'konferenz',
+        name: 'Konferenz',
+        payments: { mode: 'sandbox' },
+        invoicing: {
+          enabled: true,
+          issuer: { name: 'Konferenz GmbH', address: 'Hauptstr. 1\n10115 Berlin', country: 'DE', vat_id: 'DE123456789' },
+          number_prefix: 'RE',
+        },
+      },
+      slug: 'konferenz',
+      events: [
+        makeEvent({
+          slug: 'devconf',
+          name: 'DevConf',
+          ticket_types: [{ key: 'day', name: 'Day ticket', price: 1850, capacity: 50, tax_rate_bp: 1000 }],
+          discount_codes: [{ code: 'TWENTY', percent_off: 20 }],
+        }),
+      ],
+    }),
+  );
+  await t.app.listen({ port, host: '127.0.0.1' });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+function pdfText(pdf: Buffer): string {
+  const file = path.join(os.tmpdir(), `admit-inv-${process.pid}-${Date.now()}.pdf`);
+  fs.writeFileSync(file, pdf);
+  try {
+    return execFileSync('pdftotext', ['-enc', 'UTF-8', '-layout', file, '-'], { encoding: 'utf8' });
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+describe('invoice at checkout', () => {
+  it('fills the invoice address, pays, finds the invoice on the order page; reverse charge on the receipt and in the PDF', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const refused = watchCsp(page);
+    await page.goto(`${base}/e/${a.slug}/devconf`);
+    await page.getByLabel('Day ticket', { exact: true }).selectOption('1');
+    await page.locator('#f-name').fill('Ada Lovelace');
+    await page.locator('#f-email').fill('ada@example.org');
+    await page.getByLabel('Discount code (optional)').fill('TWENTY');
+    await page.getByLabel('Company (optional)').fill('Acme Ltd');
+    await page.locator('#f-inv_name').fill('Ada Lovelace');
+    await page.getByLabel('Street and number').fill('1 Main St');
+    await page.getByLabel('Postcode').fill('1010');
+    await page.getByLabel('City').fill('Wien');
+    await page.getByLabel('Country (two-letter code, e.g. DE)').fill('AT');
+    await page.getByLabel('VAT ID (optional)').fill('ATU12345678');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotBoth(page, 'invoice-checkout');
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await page.waitForURL(/\/pay\//);
+    // reverse charge: the receipt shows no VAT in the total, as the invoice does not
+    expect(await page.locator('.admit-receipt tfoot').textContent()).not.toMatch(/includes/);
+    await page.getByRole('button', { name: /Pay/ }).click();
+    await page.waitForURL(/\/o\//);
+    const link = page.getByRole('link', { name: 'Invoice RE2026-1' });
+    expect(await link.count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotBoth(page, 'invoice-order-page');
+    const pdf = await page.request.get(`${base}${await link.getAttribute('href')}`);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    const text = pdfText(await pdf.body());
+    // an Austrian business with a VAT ID buying from a German issuer: reverse charge, no VAT
+    expect(text).toContain('Reverse charge');
+    expect(text).toMatch(/Total\s+€14\.80/);
+    // the PDF opens in Chromium's own viewer (not a download, not an error page)
+    const viewer = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    let opened: string;
+    try {
+      const res = await viewer.goto(`${base}${await link.getAttribute('href')}`);
+      opened = `${res?.status()} ${res?.headers()['content-type']}`;
+      await viewer.waitForTimeout(1500);
+      await viewer.screenshot({ path: `${SHOTS}/invoice-pdf-viewer.png` });
+    } catch (err) {
+      opened = `navigation: ${(err as Error).message.split('\n')[0]}`;
+    }
+    console.log('invoice PDF in Chromium:', opened);
+    expect(opened).toMatch(/^200 application\/pdf|Download is starting/);
+    expect(refused).toEqual([]);
+    await page.close();
+    await viewer.close();
+  });
+});
