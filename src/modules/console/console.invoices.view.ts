@@ -1,6 +1,6 @@
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import type { InvoiceAddress, InvoicingSettings } from '../../platform/db/schema.ts';
-import { formatMoney } from '../../platform/money.ts';
+import { money } from './formats.ts';
 import type { InvoiceListing } from '../invoices/invoices.service.ts';
 import type { Viewer } from './console.http.ts';
 import { checkbox, consolePage, field, hiddenCsrf, type FieldErrors, type Flash } from './console-layout.view.ts';
@@ -77,8 +77,8 @@ export function orderInvoicesPage(v: {
                     <td>${i.number}${i.canceled ? html` <span class="pill">replaced</span>` : ''}</td>
                     <td>${i.kind === 'invoice' ? 'Invoice' : html`Credit note${i.corrects ? ` for ${i.corrects}` : ''}`}</td>
                     <td>${i.issued_at.slice(0, 10)}</td>
-                    <td class="num">${formatMoney(i.total_cents, i.currency)}</td>
-                    <td class="num">${formatMoney(i.vat_cents, i.currency)}</td>
+                    <td class="num">${money(i.total_cents, i.currency)}</td>
+                    <td class="num">${money(i.vat_cents, i.currency)}</td>
                     <td><a href="${i.pdf_url}">PDF</a> · <a href="${i.xml_url}">XML</a></td>
                   </tr>`,
                 )}

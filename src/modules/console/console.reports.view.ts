@@ -98,7 +98,7 @@ export function incomePage(
         ${vat.map(
           (v) =>
             html`<div class="stat-card" data-invoiced-vat="${v.currency}">
-              <span>VAT on invoices</span><strong>${formatMoney(v.vat_cents, v.currency)}</strong
+              <span>VAT on invoices</span><strong>${money(v.vat_cents, v.currency)}</strong
               ><small>${n(v.invoices)} invoices, ${n(v.credit_notes)} credit notes; all dates</small>
             </div>`,
         )}
