@@ -200,6 +200,6 @@ describe('console invoicing', () => {
     expect(page.statusCode).toBe(200);
     const card = /data-invoiced-vat="eur">([\s\S]*?)<\/div>/.exec(page.body)?.[1] ?? '';
     expect(card).toContain('VAT on invoices');
-    expect(card).toContain(`${(want / 100).toFixed(2)} EUR`);
+    expect(card).toContain(`€${(want / 100).toFixed(2)}`);
   });
 });
