@@ -7,12 +7,19 @@ import { can, type Viewer } from './console.http.ts';
 import { accountBase } from './console-events.view.ts';
 import { checkbox, consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console-layout.view.ts';
 import { eventTabs } from './event-tabs.view.ts';
+import { t } from './console-lang.ts';
+import { kindWord } from './catalogue-words.ts';
 
 // One catalogue tab of an event (one generic editor per kind), with the codes generator on the
 // discount codes tab. Template text keeps its own indentation (it is the pages' HTML), not the code's.
 
 /** A catalogue form that could not be read. */
-export const NOT_SAVED: Flash = { kind: 'bad', text: 'Not saved: check the fields marked below.' };
+export const NOT_SAVED: Flash = {
+  kind: 'bad',
+  get text() {
+    return t().notSaved;
+  },
+};
 
 /**
  * A form shown again: `open` names the item it was for (`''` the new one, `gen` the codes
@@ -39,11 +46,14 @@ function itemFields(
   mine: boolean,
 ): SafeHtml {
   const errs = mine ? (opts.errors ?? {}) : {};
+  const m = t();
   return html`${errs._ ? html`<div class="flash bad" role="alert">${errs._.map(plainGeneral).join(' ')}</div>` : ''}
         <div class="grid">
           ${kind.fields
             .filter((f) => creating || !f.createOnly)
-            .map((f) => {
+            .map((spec) => {
+              // the field's words in the request's language
+              const f = { ...spec, label: kindWord(spec.label), hint: kindWord(spec.hint) };
               const id = `${prefix}-${f.name}`;
               const shown =
                 mine && opts.values
@@ -61,14 +71,14 @@ function itemFields(
                   id,
                   value: String(shown),
                   errors: errs,
-                  options: [{ value: '', label: '(none)' }, ...choices[f.choices!]],
+                  options: [{ value: '', label: m.none }, ...choices[f.choices!]],
                 });
               }
               if (f.type === 'keys') {
                 const ticked = new Set(shown as string[]);
                 return html`<fieldset class="field">
                   <legend>${f.label}</legend>
-                  ${choices[f.choices!].length ? choices[f.choices!].map((c) => checkbox({ name: f.name, label: c.label, value: c.value, checked: ticked.has(c.value), id: `${id}-${c.value}` })) : html`<p class="muted">None yet.</p>`}
+                  ${choices[f.choices!].length ? choices[f.choices!].map((c) => checkbox({ name: f.name, label: c.label, value: c.value, checked: ticked.has(c.value), id: `${id}-${c.value}` })) : html`<p class="muted">${m.noneYet}</p>`}
                   ${f.hint ? html`<p class="hint">${f.hint}</p>` : ''}
                   ${errs[f.name] ? html`<p class="error">${plainList(errs[f.name])}</p>` : ''}
                 </fieldset>`;
@@ -96,21 +106,22 @@ function itemFields(
 /** One line about an item: price, discount (with its uses, limit and ticket types), capacity, on sale or archived. */
 function summary(item: Record<string, unknown>, currency: string, extra: SummaryExtra = {}): string {
   const parts: string[] = [];
+  const m = t();
   if (typeof item.price === 'number') parts.push(money(item.price, currency));
-  if (typeof item.percent_off === 'number') parts.push(`${item.percent_off}% off`);
-  if (typeof item.amount_off === 'number') parts.push(`${money(item.amount_off, currency)} off`);
+  if (typeof item.percent_off === 'number') parts.push(m.percentOffShort(String(item.percent_off)));
+  if (typeof item.amount_off === 'number') parts.push(m.amountOffShort(money(item.amount_off, currency)));
   if (typeof item.code === 'string') {
     const used = extra.uses?.get(item.code) ?? 0;
     const max = typeof item.max_uses === 'number' ? item.max_uses : null;
-    parts.push(max === null ? `used ${used} ${used === 1 ? 'time' : 'times'}, no limit` : `used ${used} of ${max}`);
+    parts.push(max === null ? m.usedTimes(used) : m.usedOf(used, max));
     const types = Array.isArray(item.ticket_types)
       ? item.ticket_types.map((k) => extra.typeNames?.get(String(k)) ?? String(k))
       : [];
-    parts.push(types.length ? `only ${types.join(', ')}` : 'every ticket type');
+    parts.push(types.length ? m.onlyTypes(types.join(', ')) : m.everyTicketType);
   }
-  if ('capacity' in item) parts.push(item.capacity === null ? 'no limit' : `capacity ${String(item.capacity)}`);
-  if (item.on_sale === false) parts.push('not on sale');
-  if (item.archived === true) parts.push('archived');
+  if ('capacity' in item) parts.push(item.capacity === null ? m.noLimit : m.capacityOf(String(item.capacity)));
+  if (item.on_sale === false) parts.push(m.notOnSale);
+  if (item.archived === true) parts.push(m.archivedItem);
   return parts.join(' · ');
 }
 
@@ -138,61 +149,64 @@ export function cataloguePage(
   const fieldsOf = (item: Record<string, unknown>, prefix: string, creating: boolean, mine: boolean) =>
     itemFields(kind, doc, choices, opts, item, prefix, creating, mine);
   const shown = kind.id === 'code' ? items.slice(0, 200) : items;
-  const extra: SummaryExtra = { uses: opts.uses, typeNames: new Map((doc.ticket_types ?? []).map((t) => [t.key, t.name])) };
+  const extra: SummaryExtra = { uses: opts.uses, typeNames: new Map((doc.ticket_types ?? []).map((tt) => [tt.key, tt.name])) };
+  const m = t();
+  const title = kindWord(kind.title);
+  const singular = kindWord(kind.singular);
   return consolePage({
-    title: `${doc.name}: ${kind.title.toLowerCase()}`,
+    title: m.pageOfKind(doc.name, title),
     viewer,
     active: 'events',
     flash: opts.flash,
     body: html`${eventTabs(viewer, doc.slug, kind.slug)}
-          ${items.length === 0 ? html`<p class="muted">No ${kind.title.toLowerCase()} yet.${writable ? html` <a href="#add">Add the first ${kind.singular}</a>.` : ''}</p>` : ''}
+          ${items.length === 0 ? html`<p class="muted">${m.noItemsYet(title)}${writable ? html` <a href="#add">${m.addFirst(singular)}</a>.` : ''}</p>` : ''}
           ${shown.map((item, i) => {
             const id = String(item[kind.id]);
             const mine = opts.open === id;
             return html`<details class="item" ${mine ? raw('open') : ''}>
-              <summary><strong>${String(item.name ?? id)}</strong> <span class="muted">${id}</span> <span>${summary(item, doc.currency, extra)}</span>${writable ? html`<span class="edit" aria-hidden="true">Edit</span>` : ''}</summary>
+              <summary><strong>${String(item.name ?? id)}</strong> <span class="muted">${id}</span> <span>${summary(item, doc.currency, extra)}</span>${writable ? html`<span class="edit" aria-hidden="true">${m.edit}</span>` : ''}</summary>
               <div class="body">
                 ${
                   writable
                     ? html`<form method="post" action="${action}/${encodeURIComponent(id)}">
                         ${hiddenCsrf(viewer.csrf)}<input type="hidden" name="etag" value="${config.etag}" />
                         ${fieldsOf(item, `i${i}`, false, mine)}
-                        <div class="actions"><button type="submit">Save</button></div>
+                        <div class="actions"><button type="submit">${m.save}</button></div>
                       </form>
                       <form method="post" action="${action}/${encodeURIComponent(id)}/delete" class="actions" style="margin-top:.5rem">
                         ${hiddenCsrf(viewer.csrf)}<input type="hidden" name="etag" value="${config.etag}" />
-                        <button type="submit" class="danger">Remove</button>
-                        <span class="hint">Archived instead when orders refer to it.</span>
+                        <button type="submit" class="danger">${m.remove}</button>
+                        <span class="hint">${m.archivedInstead}</span>
                       </form>`
                     : html`<p>${summary(item, doc.currency, extra)}</p>`
                 }
               </div>
             </details>`;
           })}
-          ${items.length > shown.length ? html`<p class="muted">And ${items.length - shown.length} more (all through the API).</p>` : ''}
+          ${items.length > shown.length ? html`<p class="muted">${m.andMore(items.length - shown.length)}</p>` : ''}
           ${
             writable
               ? html`<form method="post" action="${action}" class="card" id="add">
-                <h2>Add a ${kind.singular}</h2>
+                <h2>${m.addA(singular)}</h2>
                 ${hiddenCsrf(viewer.csrf)}<input type="hidden" name="etag" value="${config.etag}" />
                 ${fieldsOf({}, 'new', true, opts.open === '')}
-                <button type="submit">Add</button>
+                <button type="submit">${m.add}</button>
               </form>`
               : ''
           }
           ${
             writable && kind.slug === 'codes'
               ? html`<form method="post" action="${action}-generate" class="card">
-                <h2>Generate codes</h2>
-                <p class="muted">Unique random codes, up to 10,000 at once.</p>
+                <h2>${m.generateCodes}</h2>
+                <p class="muted">${m.generateIntro}</p>
                 ${hiddenCsrf(viewer.csrf)}
                 <div class="grid">
-                  ${field({ name: 'count', label: 'How many', id: 'gen-count', required: true, attrs: 'inputmode="numeric"', errors: opts.open === 'gen' ? opts.errors : {} })}
-                  ${field({ name: 'prefix', label: 'Prefix', id: 'gen-prefix', errors: opts.open === 'gen' ? opts.errors : {} })}
-                  ${field({ name: 'percent_off', label: 'Percent off', id: 'gen-percent', errors: opts.open === 'gen' ? opts.errors : {} })}
-                  ${field({ name: 'max_uses', label: 'Uses per code', id: 'gen-uses', value: '1' })}
+                  ${field({ name: 'count', label: m.howMany, id: 'gen-count', required: true, attrs: 'inputmode="numeric"', errors: opts.open === 'gen' ? opts.errors : {} })}
+                  ${field({ name: 'prefix', label: m.prefix, id: 'gen-prefix', errors: opts.open === 'gen' ? opts.errors : {} })}
+                  ${field({ name: 'percent_off', label: m.percentOff, id: 'gen-percent', errors: opts.open === 'gen' ? opts.errors : {} })}
+                  ${field({ name: 'max_uses', label: m.usesPerCode, id: 'gen-uses', value: '1' })}
                 </div>
-                <button type="submit" class="secondary">Generate</button>
+                <button type="submit" class="secondary">${m.generate}</button>
               </form>`
               : ''
           }`,

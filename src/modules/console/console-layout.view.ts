@@ -3,6 +3,8 @@ import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { asset } from './console.assets.ts';
 import type { Viewer } from './console.http.ts';
 import { can } from './console.http.ts';
+import { consoleLang, t } from './console-lang.ts';
+import type { ConsoleMessages } from '../i18n/i18n.ts';
 
 /**
  * One layout for every console page: a left navigation (on phones a top bar whose menu folds away), the page title,
@@ -117,29 +119,30 @@ export interface Flash {
 }
 
 /** Messages shown after a form redirected (`?done=<key>`): fixed texts, never text from the URL. */
-const DONE: Record<string, string> = {
-  '2fa-on': 'Two-step sign-in is on.',
-  '2fa-off': 'Two-step sign-in is off.',
-  'password-changed': 'Your password is changed. Your other sessions are signed out.',
-  'event-created': 'The event was created as a draft. Add its ticket types, then publish it.',
-  'event-saved': 'The event was saved.',
-  'event-duplicated': 'The copy was created as a draft.',
-  'event-deleted': 'The event was deleted.',
-  saved: 'Saved.',
-  added: 'Added.',
-  removed: 'Removed (or archived, where orders refer to it).',
-  generated: 'The codes were generated.',
-  invited: 'The invitation is on its way.',
-  'member-saved': 'The team was updated.',
-  'token-revoked': 'The token was revoked.',
-  queued: 'Queued: it goes out within a few seconds.',
-  'report-deleted': 'The saved report was deleted.',
+const DONE: Record<string, (m: ConsoleMessages) => string> = {
+  '2fa-on': (m) => m.done2faOn,
+  '2fa-off': (m) => m.done2faOff,
+  'password-changed': (m) => m.donePasswordChanged,
+  'event-created': (m) => m.doneEventCreated,
+  'event-saved': (m) => m.doneEventSaved,
+  'event-duplicated': (m) => m.doneEventDuplicated,
+  'event-deleted': (m) => m.doneEventDeleted,
+  saved: (m) => m.doneSaved,
+  added: (m) => m.doneAdded,
+  removed: (m) => m.doneRemoved,
+  generated: (m) => m.doneGenerated,
+  invited: (m) => m.doneInvited,
+  'member-saved': (m) => m.doneMemberSaved,
+  'token-revoked': (m) => m.doneTokenRevoked,
+  queued: (m) => m.doneQueued,
+  'report-deleted': (m) => m.doneReportDeleted,
+  language: (m) => m.doneLanguage,
 };
 
 export function flashOf(query: unknown): Flash | null {
   const q = (query ?? {}) as Record<string, unknown>;
-  const text = typeof q.done === 'string' ? DONE[q.done] : undefined;
-  return text ? { kind: 'ok', text } : null;
+  const say = typeof q.done === 'string' && Object.hasOwn(DONE, q.done) ? DONE[q.done] : undefined;
+  return say ? { kind: 'ok', text: say(t()) } : null;
 }
 
 function head(title: string): SafeHtml {
@@ -147,7 +150,7 @@ function head(title: string): SafeHtml {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="robots" content="noindex" />
-    <title>${title} · admit console</title>
+    <title>${title} · ${t().consoleTitle}</title>
     <link rel="icon" href="${asset('icon.svg')}" type="image/svg+xml" />
     ${CSS}
   </head>`;
@@ -162,6 +165,7 @@ export function consolePage(opts: {
   body: SafeHtml;
 }): string {
   const { viewer } = opts;
+  const m = t();
   const acct = viewer.account;
   const item = (href: string, label: string, key: string) =>
     html`<a class="item" href="${href}" ${opts.active === key ? raw('aria-current="page"') : ''}>${label}</a>`;
@@ -170,42 +174,42 @@ export function consolePage(opts: {
   // <details>, so it opens without script); CSS shows one of the two, never both
   const items = html`${
     acct
-      ? html`${can(viewer, 'events.read') ? item(`${base}/events`, 'Events', 'events') : ''}
+      ? html`${can(viewer, 'events.read') ? item(`${base}/events`, m.navEvents, 'events') : ''}
         ${
           can(viewer, 'orders.read')
             ? html`<form method="get" action="${base}/orders" role="search" class="nav-search">
-                <input name="q" type="search" aria-label="Search orders" title="By order or ticket reference, email or name" placeholder="Find an order…" autocomplete="off" />
+                <input name="q" type="search" aria-label="${m.navSearchOrders}" title="${m.navSearchTitle}" placeholder="${m.navFindOrder}" autocomplete="off" />
               </form>`
             : ''
         }
-        ${can(viewer, 'checkin') ? item(`${base}/door`, 'Door check-in', 'door') : ''}
-        ${can(viewer, 'team.manage') ? item(`${base}/team`, 'Team', 'team') : ''}
-        ${can(viewer, 'tokens.manage') ? item(`${base}/tokens`, 'API tokens', 'tokens') : ''}
-        ${can(viewer, 'webhooks.manage') ? item(`${base}/webhooks`, 'Webhooks', 'webhooks') : ''}
-        ${can(viewer, 'invoicing.manage') ? item(`${base}/invoicing`, 'Invoicing', 'invoicing') : ''}`
+        ${can(viewer, 'checkin') ? item(`${base}/door`, m.navDoor, 'door') : ''}
+        ${can(viewer, 'team.manage') ? item(`${base}/team`, m.navTeam, 'team') : ''}
+        ${can(viewer, 'tokens.manage') ? item(`${base}/tokens`, m.navTokens, 'tokens') : ''}
+        ${can(viewer, 'webhooks.manage') ? item(`${base}/webhooks`, m.navWebhooks, 'webhooks') : ''}
+        ${can(viewer, 'invoicing.manage') ? item(`${base}/invoicing`, m.navInvoicing, 'invoicing') : ''}`
       : ''
   }
-  ${viewer.accounts.length > 1 ? item('/console/accounts', 'Switch account', 'accounts') : ''}
-  ${item('/console/me', 'Your sign-in', 'me')}`;
+  ${viewer.accounts.length > 1 ? item('/console/accounts', m.navSwitchAccount, 'accounts') : ''}
+  ${item('/console/me', m.navYourSignIn, 'me')}`;
   const signOut = html`<form class="sign-out" method="post" action="/console/sign-out">
-    <div class="who">${viewer.session.name || viewer.session.email}${acct ? html` · ${acct.role}` : ''}</div>
+    <div class="who">${viewer.session.name || viewer.session.email}${acct ? html` · ${roleName(acct.role)}` : ''}</div>
     <input type="hidden" name="csrf" value="${viewer.csrf}" />
-    <button class="link" type="submit">Sign out</button>
+    <button class="link" type="submit">${m.signOut}</button>
   </form>`;
-  return `<!doctype html>${html`<html lang="en">
+  return `<!doctype html>${html`<html lang="${consoleLang()}">
     ${head(opts.title)}
     <body>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">${m.skipToContent}</a>
       <div class="shell">
         <header class="topbar">
           <a class="brand" href="/console">admit</a>
           <span class="account">${acct ? acct.name : ''}</span>
           <details>
-            <summary>Menu</summary>
-            <nav class="menu" aria-label="Console menu">${items}${signOut}</nav>
+            <summary>${m.menu}</summary>
+            <nav class="menu" aria-label="${m.consoleMenu}">${items}${signOut}</nav>
           </details>
         </header>
-        <nav class="nav" aria-label="Console">
+        <nav class="nav" aria-label="${m.consoleNav}">
           <a class="brand" href="/console">admit</a>
           ${acct ? html`<div class="account">${acct.name}</div>` : ''} ${items} ${signOut}
         </nav>
@@ -221,11 +225,11 @@ export function consolePage(opts: {
 
 /** A page without a session (sign-in, reset, invitation): a centred card. */
 export function publicPage(title: string, body: SafeHtml): string {
-  return `<!doctype html>${html`<html lang="en">
+  return `<!doctype html>${html`<html lang="${consoleLang()}">
     ${head(title)}
     <body>
       <main class="center" id="main">
-        <p><strong>admit</strong> console</p>
+        <p><strong>admit</strong> ${t().consoleWord}</p>
         <div class="card">
           <h1>${title}</h1>
           ${body}
@@ -233,6 +237,13 @@ export function publicPage(title: string, body: SafeHtml): string {
       </main>
     </body>
   </html>`}`;
+}
+
+/** A role as the console names it ("owner", "Inhaber"). */
+export function roleName(role: string): string {
+  const m = t();
+  const names: Record<string, string> = { owner: m.roleOwner, manager: m.roleManager, door: m.roleDoor, viewer: m.roleViewer };
+  return names[role] ?? role;
 }
 
 export type FieldErrors = Record<string, string[] | undefined>;

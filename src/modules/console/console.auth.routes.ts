@@ -11,8 +11,11 @@ import {
   sessionFor,
   startSession,
   totpEnabled,
+  setUserLanguage,
   totpUri,
 } from '../users/users.service.ts';
+import { LANGS } from '../i18n/i18n.ts';
+import { t, useChosenLanguage } from './console-lang.ts';
 import {
   acceptInvitation,
   changePassword,
@@ -94,6 +97,8 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
   const pendingSession = async (request: FastifyRequest) => {
     const s = await sessionFor(ctx, readCookie(request, SESSION_COOKIE));
     if (!s) throw new AppError('unauthorized', 'sign_in', 'Please sign in', { extra: { location: '/console/sign-in' } });
+    // the person is known once the password is right: the second step speaks their language
+    useChosenLanguage(s.language);
     return s;
   };
 
@@ -249,7 +254,7 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
     const viewer = await viewerOf(ctx, request);
     const body = await checkForm(ctx, request, viewer);
     if (!(await confirmTotp(ctx, viewer.session.userId, body.code ?? ''))) {
-      return mePage(request, reply, { errors: { code: ['That code is not right; codes change every 30 seconds'] }, status: 422 });
+      return mePage(request, reply, { errors: { code: [t().codeWrongField] }, status: 422 });
     }
     return see(reply, '/console/me?done=2fa-on');
   });
@@ -270,9 +275,22 @@ export async function consoleAuthRoutes(app: FastifyInstance): Promise<void> {
     const viewer = await viewerOf(ctx, request);
     const body = await checkForm(ctx, request, viewer);
     if (!(await isOwnPassword(ctx, viewer.session.userId, body.password ?? '', request.ip))) {
-      return mePage(request, reply, { errors: { password: ['That is not your password'] }, status: 422 });
+      return mePage(request, reply, { errors: { password: [t().notYourPassword] }, status: 422 });
     }
     await disableTotp(ctx.db, viewer.session.userId);
     return see(reply, '/console/me?done=2fa-off');
+  });
+
+  app.post('/console/me/language', form, async (request, reply) => {
+    const viewer = await viewerOf(ctx, request);
+    const body = await checkForm(ctx, request, viewer);
+    const language = body.language || null;
+    try {
+      await setUserLanguage(ctx.db, viewer.session.userId, language, LANGS);
+    } catch (err) {
+      if (err instanceof AppError && err.fields) return mePage(request, reply, { errors: err.fields, status: 422 });
+      throw err;
+    }
+    return see(reply, '/console/me?done=language');
   });
 }

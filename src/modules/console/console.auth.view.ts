@@ -1,6 +1,19 @@
 import { html } from '../../platform/http/html.ts';
 import type { Viewer } from './console.http.ts';
-import { buttonForm, consolePage, field, hiddenCsrf, publicPage, type FieldErrors, type Flash } from './console-layout.view.ts';
+import {
+  buttonForm,
+  consolePage,
+  field,
+  hiddenCsrf,
+  publicPage,
+  roleName,
+  select,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
+import { t } from './console-lang.ts';
+import { plainMessage } from './plain-words.ts';
+import { CATALOGUES, LANGS } from '../i18n/i18n.ts';
 
 /**
  * The pages around signing in (sign-in, the second step, password reset, invitations) and the
@@ -9,73 +22,76 @@ import { buttonForm, consolePage, field, hiddenCsrf, publicPage, type FieldError
  */
 
 export function signInPage(opts: { csrf: string; email?: string; next?: string; error?: string }): string {
+  const m = t();
   return publicPage(
-    'Sign in',
-    html`${opts.error ? html`<div class="flash bad" role="alert">${opts.error}</div>` : ''}
+    m.signInTitle,
+    html`${opts.error ? html`<div class="flash bad" role="alert">${plainMessage(opts.error)}</div>` : ''}
         <form method="post" action="/console/sign-in">
           ${hiddenCsrf(opts.csrf)}
           <input type="hidden" name="next" value="${opts.next ?? '/console'}" />
-          ${field({ name: 'email', label: 'Email', type: 'email', value: opts.email, required: true, autocomplete: 'username' })}
-          ${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
+          ${field({ name: 'email', label: m.email, type: 'email', value: opts.email, required: true, autocomplete: 'username' })}
+          ${field({ name: 'password', label: m.password, type: 'password', required: true, autocomplete: 'current-password' })}
           <div class="actions">
-            <button type="submit">Sign in</button>
-            <a href="/console/forgot">Forgot your password?</a>
+            <button type="submit">${m.signInButton}</button>
+            <a href="/console/forgot">${m.forgotLink}</a>
           </div>
         </form>`,
   );
 }
 
 export function codePage(csrf: string, next: string, error?: string): string {
+  const m = t();
   return publicPage(
-    'Enter your code',
-    html`${error ? html`<div class="flash bad" role="alert">${error}</div>` : ''}
-        <p>Open your authenticator app and enter the 6-digit code for admit.</p>
+    m.codeTitle,
+    html`${error ? html`<div class="flash bad" role="alert">${plainMessage(error)}</div>` : ''}
+        <p>${m.codeIntro}</p>
         <form method="post" action="/console/sign-in/code">
           ${hiddenCsrf(csrf)}
           <input type="hidden" name="next" value="${next}" />
-          ${field({ name: 'code', label: 'Code', required: true, autocomplete: 'one-time-code', attrs: 'inputmode="numeric" pattern="[0-9 ]{6,7}"' })}
-          <button type="submit">Continue</button>
+          ${field({ name: 'code', label: m.code, required: true, autocomplete: 'one-time-code', attrs: 'inputmode="numeric" pattern="[0-9 ]{6,7}"' })}
+          <button type="submit">${m.continue}</button>
         </form>`,
   );
 }
 
 export function forgotPage(csrf: string): string {
+  const m = t();
   return publicPage(
-    'Reset your password',
-    html`<p>Enter the email you sign in with. We will mail you a link to choose a new password.</p>
+    m.forgotTitle,
+    html`<p>${m.forgotIntro}</p>
           <form method="post" action="/console/forgot">
             ${hiddenCsrf(csrf)}
-            ${field({ name: 'email', label: 'Email', type: 'email', required: true, autocomplete: 'username' })}
-            <div class="actions"><button type="submit">Send the link</button> <a href="/console/sign-in">Back to sign-in</a></div>
+            ${field({ name: 'email', label: m.email, type: 'email', required: true, autocomplete: 'username' })}
+            <div class="actions"><button type="submit">${m.sendLink}</button> <a href="/console/sign-in">${m.backToSignIn}</a></div>
           </form>`,
   );
 }
 
 /** The same answer whether or not the email is known. */
 export function forgotSentPage(): string {
+  const m = t();
   return publicPage(
-    'Check your mail',
-    html`<p>If an account uses that email, a link to reset its password is on its way. It works for one hour.</p>
-          <p><a href="/console/sign-in">Back to sign-in</a></p>`,
+    m.checkMailTitle,
+    html`<p>${m.checkMailText}</p>
+          <p><a href="/console/sign-in">${m.backToSignIn}</a></p>`,
   );
 }
 
 export function resetPage(token: string, csrf: string, errors: FieldErrors = {}): string {
+  const m = t();
   return publicPage(
-    'Choose a new password',
+    m.newPasswordTitle,
     html`<form method="post" action="/console/reset/${token}">
         ${hiddenCsrf(csrf)}
-        ${field({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', errors, hint: 'At least 10 characters.' })}
-        <button type="submit">Set the password</button>
+        ${field({ name: 'password', label: m.newPassword, type: 'password', required: true, autocomplete: 'new-password', errors, hint: m.passwordHint })}
+        <button type="submit">${m.setPassword}</button>
       </form>`,
   );
 }
 
 export function resetExpiredPage(): string {
-  return publicPage(
-    'Link expired',
-    html`<p>This link has expired or was used. <a href="/console/forgot">Ask for a new one</a>.</p>`,
-  );
+  const m = t();
+  return publicPage(m.linkExpiredTitle, html`<p>${m.linkExpiredText} <a href="/console/forgot">${m.askNewLink}</a>.</p>`);
 }
 
 /** An invitation: a person who already has a password confirms with it; a new one chooses a name and a password. */
@@ -87,45 +103,47 @@ export function invitePage(
   errors: FieldErrors = {},
   error?: string,
 ): string {
+  const m = t();
   return publicPage(
-    `Join ${inv.account_name}`,
-    html`${error ? html`<div class="flash bad" role="alert">${error}</div>` : ''}
-        <p>You were invited as <strong>${inv.role}</strong> with ${inv.email}.</p>
+    m.joinTitle(inv.account_name),
+    html`${error ? html`<div class="flash bad" role="alert">${plainMessage(error)}</div>` : ''}
+        <p>${m.invitedAs} <strong>${roleName(inv.role)}</strong> ${m.invitedWith(inv.email)}</p>
         <form method="post" action="/console/invite/${token}">
           ${hiddenCsrf(csrf)}
           ${
             known
               ? field({
                   name: 'password',
-                  label: 'Your password',
+                  label: m.yourPassword,
                   type: 'password',
                   required: true,
                   autocomplete: 'current-password',
                   errors,
                 })
-              : html`${field({ name: 'name', label: 'Your name', autocomplete: 'name', errors })}
-              ${field({ name: 'password', label: 'Choose a password', type: 'password', required: true, autocomplete: 'new-password', errors, hint: 'At least 10 characters.' })}`
+              : html`${field({ name: 'name', label: m.yourName, autocomplete: 'name', errors })}
+              ${field({ name: 'password', label: m.choosePassword, type: 'password', required: true, autocomplete: 'new-password', errors, hint: m.passwordHint })}`
           }
-          <button type="submit">Accept and sign in</button>
+          <button type="submit">${m.acceptInvite}</button>
         </form>`,
   );
 }
 
 export function inviteExpiredPage(): string {
-  return publicPage('Invitation expired', html`<p>This invitation has expired or was already used.</p>`);
+  return publicPage(t().inviteExpiredTitle, html`<p>${t().inviteExpiredText}</p>`);
 }
 
 export function accountsPage(viewer: Viewer): string {
+  const m = t();
   return consolePage({
-    title: 'Your accounts',
+    title: m.yourAccounts,
     viewer,
     active: 'accounts',
     body: viewer.accounts.length
-      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Your accounts"><table>
-              <thead><tr><th scope="col">Account</th><th scope="col">Your role</th></tr></thead>
-              <tbody>${viewer.accounts.map((a) => html`<tr><td><a href="/console/a/${a.slug}/events">${a.name}</a></td><td>${a.role}</td></tr>`)}</tbody>
+      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="${m.yourAccounts}"><table>
+              <thead><tr><th scope="col">${m.account}</th><th scope="col">${m.yourRole}</th></tr></thead>
+              <tbody>${viewer.accounts.map((a) => html`<tr><td><a href="/console/a/${a.slug}/events">${a.name}</a></td><td>${roleName(a.role)}</td></tr>`)}</tbody>
             </table></div>`
-      : html`<p>You are not a member of any account yet. Ask an owner to invite you.</p>`,
+      : html`<p>${m.noAccounts}</p>`,
   });
 }
 
@@ -141,46 +159,65 @@ export function mePage(
   const uri = totp?.uri ?? null;
   const qr = totp?.qr ?? null;
   const secret = uri ? new URL(uri).searchParams.get('secret') : null;
+  const m = t();
   return consolePage({
-    title: 'Your sign-in',
+    title: m.yourSignIn,
     viewer,
     active: 'me',
     flash: opts.flash,
     body: html`<div class="card">
-            <h2>Account</h2>
+            <h2>${m.account}</h2>
             <p>${viewer.session.name ? html`${viewer.session.name} · ` : ''}${viewer.session.email}</p>
           </div>
           <div class="card">
-            <h2>Password</h2>
+            <h2>${m.password}</h2>
             <form method="post" action="/console/me/password">
               ${hiddenCsrf(viewer.csrf)}
-              ${field({ name: 'current', label: 'Current password', type: 'password', required: true, autocomplete: 'current-password', errors: opts.errors })}
-              ${field({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', errors: opts.errors, hint: 'At least 10 characters. Your other sessions are signed out.' })}
-              <button type="submit">Change the password</button>
+              ${field({ name: 'current', label: m.currentPassword, type: 'password', required: true, autocomplete: 'current-password', errors: opts.errors })}
+              ${field({ name: 'password', label: m.newPassword, type: 'password', required: true, autocomplete: 'new-password', errors: opts.errors, hint: m.newPasswordHint })}
+              <button type="submit">${m.changePassword}</button>
             </form>
           </div>
           <div class="card">
-            <h2>Two-step sign-in</h2>
+            <h2>${m.twoStep}</h2>
             ${
               viewer.session.totpEnabled
-                ? html`<p>On: signing in asks for a code from your authenticator app.</p>
+                ? html`<p>${m.twoStepOn}</p>
                   <form method="post" action="/console/me/2fa/off">
                     ${hiddenCsrf(viewer.csrf)}
-                    ${field({ name: 'password', label: 'Your password (to turn it off)', type: 'password', required: true, autocomplete: 'current-password', errors: opts.errors })}
-                    <button class="danger" type="submit">Turn off two-step sign-in</button>
+                    ${field({ name: 'password', label: m.passwordToTurnOff, type: 'password', required: true, autocomplete: 'current-password', errors: opts.errors })}
+                    <button class="danger" type="submit">${m.turnOffTwoStep}</button>
                   </form>`
                 : uri
-                  ? html`<p>Scan this code with an authenticator app (or type the key), then enter the 6-digit code it shows.</p>
-                    <p><img src="${qr}" width="200" height="200" alt="QR code for your authenticator app" /></p>
-                    <p>Key: <code>${secret}</code></p>
+                  ? html`<p>${m.scanCode}</p>
+                    <p><img src="${qr}" width="200" height="200" alt="${m.qrAlt}" /></p>
+                    <p>${m.key} <code>${secret}</code></p>
                     <form method="post" action="/console/me/2fa/confirm">
                       ${hiddenCsrf(viewer.csrf)}
-                      ${field({ name: 'code', label: 'Code from the app', required: true, autocomplete: 'one-time-code', errors: opts.errors, attrs: 'inputmode="numeric"' })}
-                      <button type="submit">Turn on</button>
+                      ${field({ name: 'code', label: m.codeFromApp, required: true, autocomplete: 'one-time-code', errors: opts.errors, attrs: 'inputmode="numeric"' })}
+                      <button type="submit">${m.turnOn}</button>
                     </form>`
-                  : html`<p>Off. Add a second step to signing in: a code from an authenticator app on your phone.</p>
-                    ${buttonForm({ action: '/console/me/2fa/start', csrf: viewer.csrf, label: 'Set up two-step sign-in' })}`
+                  : html`<p>${m.twoStepOff}</p>
+                    ${buttonForm({ action: '/console/me/2fa/start', csrf: viewer.csrf, label: m.setUpTwoStep })}`
             }
+          </div>
+          <div class="card">
+            <h2>${m.languageHeading}</h2>
+            <form method="post" action="/console/me/language">
+              ${hiddenCsrf(viewer.csrf)}
+              ${select({
+                name: 'language',
+                label: m.languageLabel,
+                value: viewer.session.language ?? '',
+                errors: opts.errors,
+                options: [
+                  { value: '', label: m.languageBrowser },
+                  ...LANGS.map((l) => ({ value: l, label: CATALOGUES[l].languageName })),
+                ],
+              })}
+              <p class="hint">${m.languageHint}</p>
+              <button type="submit">${m.saveLanguage}</button>
+            </form>
           </div>`,
   });
 }

@@ -10,6 +10,8 @@ import { lifecycleCard, lifecycleFlash } from './console-lifecycle.view.ts';
 import { accountBase, eventDetailsPage, eventListPage, newEventPage, STALE } from './console-events.view.ts';
 import { flashOf, type FieldErrors, type Flash } from './console-layout.view.ts';
 import { EVENT_SLUG, eventErrors, readEventForm } from './event-form.ts';
+import { t } from './console-lang.ts';
+import { plainMessage } from './plain-words.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
@@ -144,7 +146,7 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
     const fail = (msg: string, status: number) =>
       details(request, reply, viewer, {
         errors: { dup: [msg] },
-        flash: { kind: 'bad', text: `Not duplicated: ${msg}` },
+        flash: { kind: 'bad', text: t().notDuplicated(plainMessage(msg)) },
         status,
       });
     if (!EVENT_SLUG.test(slug)) return fail('use lowercase letters, digits and dashes for the slug', 422);

@@ -5,6 +5,7 @@ import type { Role } from '../../platform/db/schema.ts';
 import type { Principal } from '../../platform/http/auth.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
+import { useChosenLanguage } from './console-lang.ts';
 import { memberships, roleCan, sessionFor, type Action, type ConsoleSession } from '../users/users.service.ts';
 
 export const SESSION_COOKIE = 'admit_session';
@@ -43,6 +44,7 @@ const redirectToSignIn = (request: FastifyRequest) => {
 export async function viewerOf(ctx: AppContext, request: FastifyRequest, accountSlug?: string): Promise<Viewer> {
   const session = await sessionFor(ctx, readCookie(request, SESSION_COOKIE));
   if (!session || session.pendingTotp) throw redirectToSignIn(request);
+  useChosenLanguage(session.language);
   const accounts = await memberships(ctx.db, session.userId);
   const viewer: Viewer = { session, accounts, csrf: await csrfToken(ctx, `console:${session.id}`) };
   // pages outside an account (your sign-in) keep the navigation of a person's only account

@@ -14,9 +14,12 @@ import { consoleTeamRoutes } from './console.team.routes.ts';
 import { consoleWebhooksRoutes } from './console.webhooks.routes.ts';
 import { consoleWaitlistRoutes } from './console.waitlist.routes.ts';
 import { consoleInvoicesRoutes } from './console.invoices.routes.ts';
+import { speakConsoleLanguages } from './console-lang.ts';
 
 /** The organiser console under /console (contract section 7): server-rendered pages over the same services as the API. */
 export async function consoleRoutes(app: FastifyInstance): Promise<void> {
+  // before any route: each handler answers in its request's language
+  speakConsoleLanguages(app);
   // Console pages show keys, orders and people: no browser or proxy keeps a copy. Assets say
   // their own caching.
   app.addHook('onSend', (_request, reply, payload, done) => {

@@ -1,6 +1,8 @@
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { KINDS } from './catalogue-form.ts';
 import { can, type Viewer } from './console.http.ts';
+import { t } from './console-lang.ts';
+import { kindWord } from './catalogue-words.ts';
 
 interface Tab {
   slug: string;
@@ -15,23 +17,24 @@ interface Tab {
  */
 export function eventTabs(viewer: Viewer, slug: string, active: string): SafeHtml {
   const base = `/console/a/${encodeURIComponent(viewer.account!.slug)}/events/${slug}`;
-  const setup: Tab[] = [{ slug: '', title: 'Details' }, ...KINDS.map((k) => ({ slug: k.slug, title: k.title }))];
+  const m = t();
+  const setup: Tab[] = [{ slug: '', title: m.tabDetails }, ...KINDS.map((k) => ({ slug: k.slug, title: kindWord(k.title) }))];
   const inSetup = setup.some((t) => t.slug === active);
   const top: Tab[] = [
-    { slug: '', title: 'Set-up' },
+    { slug: '', title: m.tabSetup },
     ...(can(viewer, 'orders.read')
       ? [
-          { slug: 'dashboard', title: 'Dashboard' },
-          { slug: 'orders', title: 'Orders' },
-          { slug: 'reports', title: 'Reports' },
-          { slug: 'waiting-list', title: 'Waiting list' },
+          { slug: 'dashboard', title: m.tabDashboard },
+          { slug: 'orders', title: m.tabOrders },
+          { slug: 'reports', title: m.tabReports },
+          { slug: 'waiting-list', title: m.tabWaitingList },
         ]
       : []),
   ];
   const href = (t: Tab) => `${base}${t.slug ? `/${t.slug}` : ''}`;
   // the set-up tab marks a section (aria-current="true"); the page itself is marked in the second row
   const topCurrent = (t: Tab) => (t.slug === '' ? inSetup : active === t.slug);
-  return html`<nav aria-label="Event">
+  return html`<nav aria-label="${m.tabsLabel}">
     <ul class="tabs">
       ${top.map(
         (t) =>
@@ -42,7 +45,7 @@ export function eventTabs(viewer: Viewer, slug: string, active: string): SafeHtm
     </ul>
     ${
       inSetup
-        ? html`<ul class="subtabs" aria-label="Set-up">
+        ? html`<ul class="subtabs" aria-label="${m.tabSetup}">
             ${setup.map(
               (t) => html`<li><a href="${href(t)}" ${active === t.slug ? raw('aria-current="page"') : ''}>${t.title}</a></li>`,
             )}

@@ -1,77 +1,102 @@
 import { minorDigits } from '../../platform/money.ts';
 import { money } from './formats.ts';
+import { t } from './console-lang.ts';
+import type { ConsoleMessages } from '../i18n/i18n.ts';
 
 // The console speaks to organisers, not to API clients: the event document's validation messages
 // (written for the machine API, naming JSON paths, patterns and field names) are said again here in
 // plain words before a form shows them. Anything not recognised is still shown, tidied.
 
 /** Field names of the event document as an organiser knows them. */
-const FIELD_WORDS: Record<string, string> = {
-  starts_at: 'the start',
-  ends_at: 'the end',
-  sales_start_at: 'the start of sales',
-  sales_end_at: 'the end of sales',
-  percent_off: 'a percentage off',
-  amount_off: 'an amount off',
-  max_per_order: 'the most per order',
-  max_uses: 'the limit of uses',
-  valid_from: 'the start of validity',
-  valid_until: 'the end of validity',
-  ticket_types: 'ticket types',
-  tax_rate_bp: 'the tax rate',
-  checkin_lists: 'check-in lists',
-  discount_codes: 'discount codes',
+const FIELD_WORDS: Record<string, (m: ConsoleMessages) => string> = {
+  starts_at: (m) => m.fwStartsAt,
+  ends_at: (m) => m.fwEndsAt,
+  sales_start_at: (m) => m.fwSalesStartAt,
+  sales_end_at: (m) => m.fwSalesEndAt,
+  percent_off: (m) => m.fwPercentOff,
+  amount_off: (m) => m.fwAmountOff,
+  max_per_order: (m) => m.fwMaxPerOrder,
+  max_uses: (m) => m.fwMaxUses,
+  valid_from: (m) => m.fwValidFrom,
+  valid_until: (m) => m.fwValidUntil,
+  ticket_types: (m) => m.fwTicketTypes,
+  tax_rate_bp: (m) => m.fwTaxRate,
+  checkin_lists: (m) => m.fwCheckinLists,
+  discount_codes: (m) => m.fwDiscountCodes,
 };
 
 /** Messages for the patterns the schema uses (a pattern itself means nothing to an organiser). */
-const PATTERNS: Record<string, string> = {
-  '^[a-z]{3}$': 'Use a three-letter currency code, like EUR or USD.',
-  '^[a-z0-9][a-z0-9-]{0,62}$': 'Use lowercase letters, digits and dashes (at most 63), starting with a letter or digit.',
-  '^[A-Za-z0-9_-]{1,64}$': 'Use letters, digits, dashes and underscores only (at most 64), no spaces.',
-  '^[A-Z0-9-]{4,32}$': 'Use 4 to 32 capital letters, digits and dashes.',
+const PATTERNS: Record<string, (m: ConsoleMessages) => string> = {
+  '^[a-z]{3}$': (m) => m.pwCurrencyCode,
+  '^[a-z0-9][a-z0-9-]{0,62}$': (m) => m.pwSlug,
+  '^[A-Za-z0-9_-]{1,64}$': (m) => m.pwKey,
+  '^[A-Z0-9-]{4,32}$': (m) => m.pwCode,
 };
 
-const RULES: Array<[RegExp, (m: RegExpExecArray) => string]> = [
-  [/^is required$/, () => 'Fill this in.'],
-  [/^must match pattern "(.*)"$/, (m) => PATTERNS[m[1]!] ?? 'This is not in the form expected here.'],
-  [/^must match format "date-time"$/, () => 'Enter a date and time.'],
-  [/^must match format "email"$/, () => 'Enter an email address, like name@example.com.'],
-  [/^must match format "uri"$/, () => 'Enter a full web address, starting with https://.'],
-  [/^must NOT have fewer than 1 characters?$/, () => 'Fill this in.'],
-  [/^must NOT have fewer than (\d+) characters$/, (m) => `Use at least ${m[1]} characters.`],
-  [/^must NOT have more than (\d+) characters$/, (m) => `Keep it to ${m[1]} characters or fewer.`],
-  [/^must NOT have more than (\d+) items$/, (m) => `At most ${m[1]} are allowed.`],
-  [/^must be >= (-?\d+)$/, (m) => (m[1] === '0' ? 'Use 0 or more.' : `Use ${m[1]} or more.`)],
-  [/^must be > (-?\d+)$/, (m) => `Use more than ${m[1]}.`],
-  [/^must be <= (-?\d+)$/, (m) => `Use ${m[1]} or less.`],
-  [/^must be < (-?\d+)$/, (m) => `Use less than ${m[1]}.`],
-  [/^must be integer$/, () => 'Enter a whole number.'],
-  [/^must be a whole number$/, () => 'Enter a whole number.'],
-  [/^must be (?:number|string|boolean|object|array)$/, () => 'This value is not understood here.'],
-  [/^must be equal to one of the allowed values$/, () => 'Choose one of the offered values.'],
-  [/^unknown key$/, () => 'This field is not known here.'],
-  [/^is not a date and time$/, () => 'Enter a date and time.'],
-  [/^is not an amount \(like (.+)\)$/, (m) => `Enter an amount, like ${m[1]}.`],
-  [/^is before (\w+)$/, (m) => `Must be after ${words(m[1]!)}.`],
-  [/^is not before the end of sales.*$/, () => 'Sales must open before they end.'],
-  [/^is after (\w+)$/, (m) => `Must be before ${words(m[1]!)}.`],
-  [/^"(.+)" is not an IANA timezone$/, () => 'Choose a timezone from the list.'],
-  [/^"(.+)" is used twice$/, (m) => `“${m[1]}” is already used; choose another.`],
-  [/^"(.+)" is reserved$/, (m) => `“${m[1]}” is reserved; choose another.`],
-  [/^an event with slug "(.+)" (?:exists|was just created)$/, () => 'Another event already has this address; choose another.'],
-  [/^give exactly one of percent_off and amount_off$/, () => 'Give either a percentage off or an amount off (one of the two).'],
+const THINGS: Record<string, (m: ConsoleMessages) => string> = {
+  audience: (m) => m.pwThingAudience,
+  good: (m) => m.pwThingGood,
+  'ticket type': (m) => m.pwThingTicketType,
+  session: (m) => m.pwThingSession,
+  portal: (m) => m.pwThingPortal,
+  'check-in list': (m) => m.pwThingCheckinList,
+};
+
+type Say = (r: RegExpExecArray, m: ConsoleMessages) => string;
+
+const RULES: Array<[RegExp, Say]> = [
+  [/^is required$/, (_, m) => m.pwFillIn],
+  [/^must match pattern "(.*)"$/, (r, m) => PATTERNS[r[1]!]?.(m) ?? m.pwNotExpected],
+  [/^must match format "date-time"$/, (_, m) => m.pwDateTime],
+  [/^must match format "email"$/, (_, m) => m.pwEmail],
+  [/^must match format "uri"$/, (_, m) => m.pwUri],
+  [/^must NOT have fewer than 1 characters?$/, (_, m) => m.pwFillIn],
+  [/^must NOT have fewer than (\d+) characters$/, (r, m) => m.pwAtLeastChars(r[1]!)],
+  [/^must NOT have more than (\d+) characters$/, (r, m) => m.pwAtMostChars(r[1]!)],
+  [/^must NOT have more than (\d+) items$/, (r, m) => m.pwAtMostItems(r[1]!)],
+  [/^must be >= (-?\d+)$/, (r, m) => (r[1] === '0' ? m.pwZeroOrMore : m.pwOrMore(r[1]!))],
+  [/^must be > (-?\d+)$/, (r, m) => m.pwMoreThan(r[1]!)],
+  [/^must be <= (-?\d+)$/, (r, m) => m.pwOrLess(r[1]!)],
+  [/^must be < (-?\d+)$/, (r, m) => m.pwLessThan(r[1]!)],
+  [/^must be integer$/, (_, m) => m.pwWholeNumber],
+  [/^must be a whole number$/, (_, m) => m.pwWholeNumber],
+  [/^must be (?:number|string|boolean|object|array)$/, (_, m) => m.pwNotUnderstood],
+  [/^must be equal to one of the allowed values$/, (_, m) => m.pwChooseOffered],
+  [/^unknown key$/, (_, m) => m.pwUnknownKey],
+  [/^is not a date and time$/, (_, m) => m.pwDateTime],
+  [/^is not an amount \(like (.+)\)$/, (r, m) => m.pwAmountLike(r[1]!)],
+  [/^is before (\w+)$/, (r, m) => m.pwMustBeAfter(words(r[1]!))],
+  [/^is not before the end of sales.*$/, (_, m) => m.pwSalesOpenBeforeEnd],
+  [/^is after (\w+)$/, (r, m) => m.pwMustBeBefore(words(r[1]!))],
+  [/^"(.+)" is not an IANA timezone$/, (_, m) => m.pwTimezone],
+  [/^"(.+)" is used twice$/, (r, m) => m.pwUsedTwice(r[1]!)],
+  [/^"(.+)" is reserved$/, (r, m) => m.pwReserved(r[1]!)],
+  [/^an event with slug "(.+)" (?:exists|was just created)$/, (_, m) => m.pwSlugTaken],
+  [/^give exactly one of percent_off and amount_off$/, (_, m) => m.pwOneOfPercentAmount],
   [
     /^no (audience|good|ticket type|session|portal|check-in list) "(.+)" in this event$/,
-    (m) => `There is no ${m[1]} “${m[2]}” in this event.`,
+    (r, m) => m.pwNoSuchThing(THINGS[r[1]!]!(m), r[2]!),
   ],
-  [/^the event does not sell in (\w+)$/, (m) => `The event does not sell in ${m[1]!.toUpperCase()}.`],
-  [/^needs a rate for (\w+)$/, (m) => `Give an exchange rate for ${m[1]!.toUpperCase()}.`],
-  [/^use lowercase letters, digits and dashes$/, () => PATTERNS['^[a-z0-9][a-z0-9-]{0,62}$']!],
-  [/^a venue with an address needs a name$/, () => 'Give the venue a name as well as its address.'],
+  [/^the event does not sell in (\w+)$/, (r, m) => m.pwNotSoldIn(r[1]!.toUpperCase())],
+  [/^needs a rate for (\w+)$/, (r, m) => m.pwNeedsRate(r[1]!.toUpperCase())],
+  [/^use lowercase letters, digits and dashes(?: for the slug)?$/, (_, m) => m.pwSlug],
+  [/^a venue with an address needs a name$/, (_, m) => m.pwVenueName],
+  [/^must be at least (\d+) characters$/, (r, m) => m.pwPasswordAtLeast(r[1]!)],
+  [/^must be at most (\d+) characters$/, (r, m) => m.pwPasswordAtMost(r[1]!)],
+  // the users module's refusals, by their English text
+  [/^That email and password do not match\.$/, (_, m) => m.svcBadCredentials],
+  [/^Too many sign-in attempts\. Wait a minute, then try again\.$/, (_, m) => m.svcTooManySignIns],
+  [/^That code is not right\. Codes change every 30 seconds\.$/, (_, m) => m.svcCodeWrong],
+  [/^You have an account already: enter its password to accept\.$/, (_, m) => m.svcHaveAccount],
+  [/^That is not your password$/, (_, m) => sentence(m.notYourPassword)],
+  // the codes generator's own checks
+  [/^must be a number from 1 to 10,000$/, (_, m) => m.pwCount],
+  [/^letters, digits, - and _ only$/, (_, m) => m.pwPrefix],
+  [/^must be a percent from 1 to 100$/, (_, m) => m.pwPercent],
 ];
 
 function words(name: string): string {
-  return FIELD_WORDS[name] ?? name.replace(/_/g, ' ');
+  return FIELD_WORDS[name]?.(t()) ?? name.replace(/_/g, ' ');
 }
 
 /** "25.00 EUR" as the console writes money ("€25.00"). */
@@ -93,8 +118,8 @@ function sentence(text: string): string {
 /** One validation message in plain words. */
 export function plainMessage(message: string): string {
   for (const [re, say] of RULES) {
-    const m = re.exec(message.trim());
-    if (m) return say(m);
+    const r = re.exec(message.trim());
+    if (r) return say(r, t());
   }
   return sentence(message);
 }

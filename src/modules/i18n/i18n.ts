@@ -1,5 +1,9 @@
 import { formatMoney, minorDigits } from '../../platform/money.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
+import { consoleEventsDe } from './console-events.de.ts';
+import { consoleEventsEn, type ConsoleEvents } from './console-events.en.ts';
+import { consoleFrameDe } from './console-frame.de.ts';
+import { consoleFrameEn, type ConsoleFrame } from './console-frame.en.ts';
 import { de } from './messages.de.ts';
 import { en, type Messages } from './messages.en.ts';
 
@@ -15,6 +19,20 @@ import { en, type Messages } from './messages.en.ts';
 export const CATALOGUES = { en, de } as const satisfies Record<string, Messages>;
 export type Lang = keyof typeof CATALOGUES;
 export const LANGS = Object.keys(CATALOGUES) as Lang[];
+
+/**
+ * The organiser console's messages, in the same languages as the buyer's (a catalogue per
+ * language, in parts by area; the parts' keys never overlap, which the tests check).
+ */
+export type ConsoleMessages = ConsoleFrame & ConsoleEvents;
+export const CONSOLE_PARTS = {
+  en: [consoleFrameEn, consoleEventsEn],
+  de: [consoleFrameDe, consoleEventsDe],
+} as const satisfies Record<Lang, readonly object[]>;
+export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
+  en: { ...consoleFrameEn, ...consoleEventsEn },
+  de: { ...consoleFrameDe, ...consoleEventsDe },
+};
 
 export interface Locale {
   lang: Lang;

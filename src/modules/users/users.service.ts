@@ -130,6 +130,8 @@ export interface ConsoleSession {
   name: string;
   pendingTotp: boolean;
   totpEnabled: boolean;
+  /** the console language the person chose ("en", "de"); null follows the browser */
+  language: string | null;
 }
 
 /** Starts a session; returns the cookie value (only its hash is stored). */
@@ -168,6 +170,7 @@ export async function sessionFor(ctx: AppContext, value: string | undefined): Pr
       'u.email',
       'u.name',
       'u.totp_enabled',
+      'u.language',
     ])
     .where('s.id', '=', sha256(value))
     .executeTakeFirst();
@@ -190,7 +193,20 @@ export async function sessionFor(ctx: AppContext, value: string | undefined): Pr
     name: row.name,
     pendingTotp: row.pending_totp,
     totpEnabled: row.totp_enabled,
+    language: row.language,
   };
+}
+
+/** The person's console language: one of `languages`, or null to follow the browser. */
+export async function setUserLanguage(
+  db: Db,
+  userId: number,
+  language: string | null,
+  languages: readonly string[],
+): Promise<void> {
+  if (language !== null && !languages.includes(language))
+    throw invalid({ language: ['must be equal to one of the allowed values'] });
+  await db.updateTable('users').set({ language }).where('id', '=', userId).execute();
 }
 
 export async function endSession(db: Db, sessionId: string): Promise<void> {

@@ -629,6 +629,8 @@ export interface UsersTable {
   totp_enabled: Generated<boolean>;
   created_at: GenTimestamp;
   password_changed_at: Timestamp | null;
+  /** the console language the person chose; null follows the browser */
+  language: Generated<string | null>;
 }
 
 export interface MembershipsTable {
