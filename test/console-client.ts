@@ -16,13 +16,15 @@ export class ConsoleClient {
   cookie = '';
   csrf = '';
   ip = '10.0.0.1';
+  /** sent with every request, as a browser would (Accept-Language, say) */
+  headers: Record<string, string> = {};
   constructor(private readonly app: FastifyInstance) {}
 
   async get(url: string) {
     const res = await this.app.inject({
       method: 'GET',
       url,
-      headers: { cookie: `admit_session=${this.cookie}` },
+      headers: { ...this.headers, cookie: `admit_session=${this.cookie}` },
       remoteAddress: this.ip,
     });
     const token = csrfIn(res.body);
@@ -34,7 +36,7 @@ export class ConsoleClient {
     const res = await this.app.inject({
       method: 'POST',
       url,
-      headers: { cookie: `admit_session=${this.cookie}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...this.headers, cookie: `admit_session=${this.cookie}`, 'content-type': 'application/x-www-form-urlencoded' },
       payload: form(body),
       remoteAddress: this.ip,
     });

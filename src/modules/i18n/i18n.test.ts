@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOGUES, decimalString, localeOf, negotiate, parseAcceptLanguage } from './i18n.ts';
+import {
+  CATALOGUES,
+  CONSOLE_CATALOGUES,
+  CONSOLE_PARTS,
+  decimalString,
+  localeOf,
+  negotiate,
+  parseAcceptLanguage,
+} from './i18n.ts';
 import { en } from './messages.en.ts';
 
 describe('Accept-Language', () => {
@@ -60,5 +68,34 @@ describe('catalogues', () => {
     const same = new Set(['name', 'tickets', 'extras', 'pdfTicket']);
     for (const [key, value] of Object.entries(en))
       if (typeof value === 'string' && !same.has(key)) expect(CATALOGUES.de[key as keyof typeof en], key).not.toBe(value);
+  });
+});
+
+describe('console catalogues', () => {
+  it('every language has every console message of the English one, of the same kind, none left in English by mistake', () => {
+    const enConsole = CONSOLE_CATALOGUES.en;
+    for (const [lang, messages] of Object.entries(CONSOLE_CATALOGUES)) {
+      expect(Object.keys(messages).sort(), lang).toEqual(Object.keys(enConsole).sort());
+      for (const [key, value] of Object.entries(enConsole)) {
+        const other = (messages as Record<string, unknown>)[key];
+        expect(typeof other, `${lang}.${key}`).toBe(typeof value);
+        if (typeof value === 'string') expect((other as string).length, `${lang}.${key}`).toBeGreaterThan(0);
+        // a message with parts takes as many in every language
+        if (typeof value === 'function')
+          expect((other as (...a: unknown[]) => string).length, `${lang}.${key}`).toBe(value.length);
+      }
+    }
+    // words that are the same in German and English; anything else equal to the English is a miss
+    const same = new Set(['navTeam', 'navWebhooks', 'code', 'name', 'tabDetails']);
+    for (const [key, value] of Object.entries(enConsole))
+      if (typeof value === 'string' && !same.has(key))
+        expect(CONSOLE_CATALOGUES.de[key as keyof typeof enConsole], key).not.toBe(value);
+  });
+
+  it('keeps the parts of a catalogue apart: no key in two parts', () => {
+    for (const [lang, parts] of Object.entries(CONSOLE_PARTS)) {
+      const keys = parts.flatMap((p) => Object.keys(p));
+      expect(keys.length, lang).toBe(new Set(keys).size);
+    }
   });
 });
