@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { t } from './console-lang.ts';
+import { plainMessage } from './plain-words.ts';
 import { AppError } from '../../platform/errors.ts';
 import { findOrdersAcrossEvents, orderDeskDetail, orderOnDesk } from '../orders/order-desk.service.ts';
 import { patchBuyer } from '../orders/orders.service.ts';
@@ -80,7 +82,7 @@ export async function consoleOrderDeskRoutes(app: FastifyInstance): Promise<void
       } catch (err) {
         if (!(err instanceof AppError) || err.kind === 'internal' || err.kind === 'not_found') throw err;
         return orderPage(request, reply, viewer, {
-          flash: { kind: 'bad', text: err.message },
+          flash: { kind: 'bad', text: plainMessage(err.message) },
           errors: err.fields,
           buyer: path === 'buyer' ? { name: form.name ?? '', email: form.email ?? '' } : undefined,
           status: err.kind === 'upstream' ? 502 : err.kind === 'conflict' ? 409 : 422,
@@ -126,7 +128,7 @@ export async function consoleOrderDeskRoutes(app: FastifyInstance): Promise<void
         refundPage(viewer, request.params.event, d, { nonce: nonce || randomSecret(16), form: read.form, errors, flash }),
         status,
       );
-    if (read.errors) return again(read.errors, { kind: 'bad', text: 'Check the fields marked below.' }, 422);
+    if (read.errors) return again(read.errors, { kind: 'bad', text: t().checkFields }, 422);
     try {
       const result = await refundOrder(
         ctx,
@@ -139,7 +141,7 @@ export async function consoleOrderDeskRoutes(app: FastifyInstance): Promise<void
     } catch (err) {
       if (!(err instanceof AppError) || err.kind === 'internal' || err.kind === 'not_found') throw err;
       const status = err.kind === 'upstream' ? 502 : err.kind === 'conflict' ? 409 : err.kind === 'unavailable' ? 503 : 422;
-      return again(err.fields, { kind: 'bad', text: err.fields ? 'Check the fields marked below.' : err.message }, status);
+      return again(err.fields, { kind: 'bad', text: err.fields ? t().checkFields : plainMessage(err.message) }, status);
     }
   });
 }

@@ -5,6 +5,8 @@ import { can, type Viewer } from './console.http.ts';
 import { buttonForm, checkbox, consolePage, field, hiddenCsrf, type FieldErrors, type Flash } from './console-layout.view.ts';
 import { eventTabs } from './event-tabs.view.ts';
 import { seatText } from '../orders/seat-text.ts';
+import { t } from './console-lang.ts';
+import type { ConsoleMessages } from '../i18n/i18n.ts';
 
 /**
  * One order on the console's orders desk: everything that happened to it and the actions the
@@ -17,70 +19,90 @@ export const eventBase = (v: Viewer, slug: string) =>
 
 /** A moment in the event's timezone, as the desk shows times. */
 
-export const STATUS_LABEL: Record<string, string> = {
-  pending: 'Pending',
-  paid: 'Paid',
-  refunded: 'Refunded',
-  canceled: 'Canceled',
+const STATUS_LABEL: Record<string, (m: ConsoleMessages) => string> = {
+  pending: (m) => m.statusPending,
+  paid: (m) => m.statusPaid,
+  refunded: (m) => m.statusRefunded,
+  canceled: (m) => m.statusCanceled,
 };
-export const statusPill = (status: string): SafeHtml =>
-  html`<span class="pill status-${status}">${STATUS_LABEL[status] ?? status}</span>`;
+/** An order's status as the console names it ("Paid", "Bezahlt"). */
+export const statusLabel = (status: string): string =>
+  Object.hasOwn(STATUS_LABEL, status) ? STATUS_LABEL[status]!(t()) : status;
+export const statusPill = (status: string): SafeHtml => html`<span class="pill status-${status}">${statusLabel(status)}</span>`;
+
+/** A ticket's or payment's state word in the console's language (the stored word when none is known). */
+function stateWord(state: string): string {
+  const m = t();
+  const words: Record<string, string> = {
+    valid: m.ticketValid,
+    void: m.ticketVoid,
+    succeeded: m.paymentSucceeded,
+    pending: m.paymentPending,
+    failed: m.paymentFailed,
+  };
+  return words[state] ?? state;
+}
 
 /** What the log's actions mean to a person reading the order's history. */
 function activityText(a: DeskActivity, currency: string): string {
   const d = a.detail;
+  const m = t();
   switch (a.action) {
     case 'created':
-      return d.comp ? `Complimentary order issued: ${String(d.reason ?? '')}` : 'Order placed';
+      return d.comp ? m.actCompIssued(String(d.reason ?? '')) : m.actPlaced;
     case 'imported':
-      return 'Imported from an account file';
+      return m.actImported;
     case 'paid':
-      return 'Paid';
+      return m.actPaid;
     case 'reinstated':
-      return 'Paid late, order reinstated';
+      return m.actReinstated;
     case 'buyer_changed':
-      return `Buyer changed (${[d.name ? 'name' : '', d.email ? 'email' : '', d.link_revoked ? 'order link revoked' : ''].filter(Boolean).join(', ') || 'no change'})`;
+      return m.actBuyerChanged(
+        [d.name ? m.actWhatName : '', d.email ? m.actWhatEmail : '', d.link_revoked ? m.actWhatLink : '']
+          .filter(Boolean)
+          .join(', ') || m.actWhatNothing,
+      );
     case 'canceled':
-      return 'Canceled';
+      return m.actCanceled;
     case 'expired':
-      return 'Hold ended unpaid: canceled';
+      return m.actExpired;
     case 'refunded': {
       const amount = typeof d.amount_cents === 'number' ? money(d.amount_cents, currency) : '';
       const tickets = Array.isArray(d.tickets) ? d.tickets.map(String) : [];
       const what = d.partial
-        ? `Partly refunded ${amount}${tickets.length ? `; tickets void: ${tickets.join(', ')}` : '; the tickets stay valid'}`
-        : `Refunded ${amount}`;
-      return `${what}${d.simulated ? ' (sandbox)' : ''}${typeof d.reason === 'string' ? `. Reason: ${d.reason}` : ''}`;
+        ? `${m.actPartlyRefunded(amount)}${tickets.length ? m.actTicketsVoid(tickets.join(', ')) : m.actTicketsStay}`
+        : m.actRefunded(amount);
+      return `${what}${d.simulated ? m.actSandbox : ''}${typeof d.reason === 'string' ? m.actReason(d.reason) : ''}`;
     }
     case 'late_payment_refund_due':
-      return 'A late payment came in: its refund is due';
+      return m.actLateDue;
     case 'late_payment_refunded':
-      return 'The late payment was refunded';
+      return m.actLateRefunded;
     case 'resent':
-      return d.sent === 'pay_link' ? 'Pay link sent again' : 'Tickets sent again';
+      return d.sent === 'pay_link' ? m.actPayLinkResent : m.actTicketsResent;
     case 'checked_in':
-      return `Checked in ${String(d.ticket ?? '')} at ${String(d.list ?? '')}`;
+      return m.actCheckedIn(String(d.ticket ?? ''), String(d.list ?? ''));
     case 'scan_refused':
-      return `Scan of ${String(d.ticket ?? '')} at ${String(d.list ?? '')} did not admit (conflict)`;
+      return m.actScanRefused(String(d.ticket ?? ''), String(d.list ?? ''));
     default:
       return a.action.replace(/_/g, ' ');
   }
 }
 
 /** What the page says after an action redirected back to it (`?done=`). */
-const ORDER_DONE: Record<string, string> = {
-  buyer: 'The buyer was saved.',
-  'resent-tickets': 'The tickets are on their way again.',
-  'resent-link': 'The pay link is on its way again.',
-  canceled: 'The order was canceled; its places are back on sale.',
-  refunded: 'Refunded. The buyer is told by mail.',
-  'partly-refunded': 'Part of the order was refunded. The buyer is told by mail.',
-  'already-refunded': 'This refund had already been made: nothing more was done.',
-  comp: 'The complimentary order was issued; the tickets are on their way.',
+const ORDER_DONE: Record<string, (m: ConsoleMessages) => string> = {
+  buyer: (m) => m.orderDoneBuyer,
+  'resent-tickets': (m) => m.orderDoneResentTickets,
+  'resent-link': (m) => m.orderDoneResentLink,
+  canceled: (m) => m.orderDoneCanceled,
+  refunded: (m) => m.orderDoneRefunded,
+  'partly-refunded': (m) => m.orderDonePartlyRefunded,
+  'already-refunded': (m) => m.orderDoneAlreadyRefunded,
+  comp: (m) => m.orderDoneComp,
 };
 
 export function orderDoneFlash(done: string | undefined): Flash | null {
-  return done && ORDER_DONE[done] ? { kind: 'ok', text: ORDER_DONE[done]! } : null;
+  return done && Object.hasOwn(ORDER_DONE, done) ? { kind: 'ok', text: ORDER_DONE[done]!(t()) } : null;
 }
 
 export interface OrderPageOptions {
@@ -108,25 +130,26 @@ export function orderDeskPage(
   const balance = order.total_cents - order.refunded_cents;
   const refundable =
     order.status === 'paid' && balance > 0 && d.payments.some((x) => x.status === 'succeeded' && x.amount_cents > 0);
+  const m = t();
   const body = html`${eventTabs(viewer, event.slug, 'orders')}
-      <p><a href="${eventBase(viewer, event.slug)}/orders">← All orders</a></p>
+      <p><a href="${eventBase(viewer, event.slug)}/orders">${m.allOrders}</a></p>
       <div class="card summary">
         <p class="big-line">${statusPill(order.status)} <strong>${amount(order.total_cents)}</strong>
-          ${order.refunded_cents ? html`<span class="muted">· refunded ${amount(order.refunded_cents)}</span>` : ''}</p>
+          ${order.refunded_cents ? html`<span class="muted">${m.refundedSoFarShort(amount(order.refunded_cents))}</span>` : ''}</p>
         <dl class="facts">
-          <div><dt>Buyer</dt><dd>${order.name ?? '—'}<br />${order.email ?? ''}</dd></div>
-          <div><dt>Placed</dt><dd>${when(order.created_at, tz)}</dd></div>
-          ${order.paid_at ? html`<div><dt>Paid</dt><dd>${when(order.paid_at, tz)}</dd></div>` : ''}
-          ${order.status === 'pending' && order.expires_at ? html`<div><dt>Held until</dt><dd>${when(order.expires_at, tz)}</dd></div>` : ''}
-          <div><dt>Channel</dt><dd>${order.channel}</dd></div>
-          ${order.paid_at ? html`<div><dt>Invoices</dt><dd><a href="${here}/invoices">Invoices and credit notes</a></dd></div>` : ''}
+          <div><dt>${m.buyer}</dt><dd>${order.name ?? '—'}<br />${order.email ?? ''}</dd></div>
+          <div><dt>${m.placed}</dt><dd>${when(order.created_at, tz)}</dd></div>
+          ${order.paid_at ? html`<div><dt>${m.paid}</dt><dd>${when(order.paid_at, tz)}</dd></div>` : ''}
+          ${order.status === 'pending' && order.expires_at ? html`<div><dt>${m.heldUntil}</dt><dd>${when(order.expires_at, tz)}</dd></div>` : ''}
+          <div><dt>${m.channel}</dt><dd>${order.channel}</dd></div>
+          ${order.paid_at ? html`<div><dt>${m.invoices}</dt><dd><a href="${here}/invoices">${m.invoicesAndCreditNotes}</a></dd></div>` : ''}
         </dl>
       </div>
 
-      <h2>Lines</h2>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Lines">
+      <h2>${m.lines}</h2>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="${m.lines}">
         <table>
-          <thead><tr><th scope="col">Item</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Total</th></tr></thead>
+          <thead><tr><th scope="col">${m.item}</th><th scope="col" class="num">${m.quantity}</th><th scope="col" class="num">${m.unitPrice}</th><th scope="col" class="num">${m.total}</th></tr></thead>
           <tbody>
             ${view.lines.map(
               (l) =>
@@ -134,62 +157,62 @@ export function orderDeskPage(
             )}
             ${view.discounts.map(
               (x) =>
-                html`<tr><td>Discount <code>${x.code}</code></td><td></td><td></td><td class="num">−${amount(x.amount_cents)}</td></tr>`,
+                html`<tr><td>${m.discount} <code>${x.code}</code></td><td></td><td></td><td class="num">−${amount(x.amount_cents)}</td></tr>`,
             )}
             <tr>
-              <td><strong>Total</strong></td><td></td><td></td><td class="num"><strong>${amount(order.total_cents)}</strong></td></tr>
+              <td><strong>${m.total}</strong></td><td></td><td></td><td class="num"><strong>${amount(order.total_cents)}</strong></td></tr>
           </tbody>
         </table>
       </div>
 
-      <h2>Payments and refunds</h2>
+      <h2>${m.paymentsAndRefunds}</h2>
       ${
         d.payments.length || d.refunds.length
-          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Payments and refunds"><table>
-            <thead><tr><th scope="col">What</th><th scope="col">Status</th><th scope="col" class="num">Amount</th><th scope="col">When</th></tr></thead>
+          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="${m.paymentsAndRefunds}"><table>
+            <thead><tr><th scope="col">${m.what}</th><th scope="col">${m.status}</th><th scope="col" class="num">${m.amount}</th><th scope="col">${m.whenCol}</th></tr></thead>
             <tbody>
               ${d.payments.map(
                 (
                   x,
-                ) => html`<tr><td>Payment · ${x.rail}${x.provider !== x.rail ? ` via ${x.provider}` : ''}${x.simulated && x.provider !== 'sandbox' ? ' (test)' : ''}</td><td>${x.status}</td>
+                ) => html`<tr><td>${m.payment} · ${x.rail}${x.provider !== x.rail ? m.via(x.provider) : ''}${x.simulated && x.provider !== 'sandbox' ? m.test : ''}</td><td>${stateWord(x.status)}</td>
                   <td class="num">${money(x.amount_cents, x.currency)}</td><td>${when(x.created_at, tz)}</td></tr>`,
               )}
               ${d.refunds.map(
                 (
                   x,
-                ) => html`<tr><td>Refund${x.simulated ? ' (sandbox)' : ''}${x.error ? html`<div class="error">${x.error}</div>` : ''}</td><td>${x.status}</td>
+                ) => html`<tr><td>${m.refund}${x.simulated ? m.actSandbox : ''}${x.error ? html`<div class="error">${x.error}</div>` : ''}</td><td>${stateWord(x.status)}</td>
                   <td class="num">${money(x.amount_cents, x.currency)}</td><td>${when(x.completed_at ?? x.created_at, tz)}</td></tr>`,
               )}
             </tbody></table></div>`
-          : html`<p class="muted">No payments: ${order.total_cents === 0 ? 'a free order.' : 'nothing has been paid yet.'}</p>`
+          : html`<p class="muted">${order.total_cents === 0 ? m.noPaymentsFree : m.noPaymentsYet}</p>`
       }
 
-      <h2>Tickets</h2>
+      <h2>${m.tickets}</h2>
       ${
         d.tickets.length
-          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Tickets"><table>
-            <thead><tr><th scope="col">Ticket</th><th scope="col">Type</th><th scope="col">Attendee</th><th scope="col">Status</th><th scope="col">Check-ins</th></tr></thead>
+          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="${m.tickets}"><table>
+            <thead><tr><th scope="col">${m.ticket}</th><th scope="col">${m.type}</th><th scope="col">${m.attendee}</th><th scope="col">${m.status}</th><th scope="col">${m.checkIns}</th></tr></thead>
             <tbody>
               ${d.tickets.map(
                 (
-                  t,
-                ) => html`<tr><td>${t.ref}</td><td>${t.ticket_type}${seatOf(t.ref)}</td><td>${t.attendee_name ?? order.name ?? ''}</td><td>${t.status}</td>
+                  tk,
+                ) => html`<tr><td>${tk.ref}</td><td>${tk.ticket_type}${seatOf(tk.ref)}</td><td>${tk.attendee_name ?? order.name ?? ''}</td><td>${stateWord(tk.status)}</td>
                   <td>${
-                    t.checkins.length
-                      ? t.checkins.map(
+                    tk.checkins.length
+                      ? tk.checkins.map(
                           (c) =>
-                            html`<div>${c.conflict ? 'refused scan' : 'in'} · ${c.list} · ${when(c.at, tz)}${c.offline ? ' (scanned offline, uploaded later)' : ''}</div>`,
+                            html`<div>${c.conflict ? m.refusedScan : m.checkedInShort} · ${c.list} · ${when(c.at, tz)}${c.offline ? m.scannedOffline : ''}</div>`,
                         )
-                      : html`<span class="muted">not yet</span>`
+                      : html`<span class="muted">${m.notYet}</span>`
                   }</td></tr>`,
               )}
             </tbody></table></div>`
-          : html`<p class="muted">${order.status === 'paid' ? 'This order has no tickets.' : 'Tickets are issued once the order is paid.'}</p>`
+          : html`<p class="muted">${order.status === 'paid' ? m.noTickets : m.ticketsOncePaid}</p>`
       }
 
       ${
         view.answers.length
-          ? html`<h2>The buyer's answers</h2>
+          ? html`<h2>${m.buyersAnswers}</h2>
             <dl class="facts">
               ${(view.answers as Array<{ question?: string; key?: string; answer?: unknown; value?: unknown }>).map(
                 (a) => html`<div><dt>${a.question ?? a.key ?? ''}</dt><dd>${String(a.answer ?? a.value ?? '')}</dd></div>`,
@@ -198,7 +221,7 @@ export function orderDeskPage(
           : ''
       }
 
-      <h2>Activity</h2>
+      <h2>${m.activity}</h2>
       <ol class="activity">
         ${d.activity.map(
           (a) =>
@@ -210,15 +233,15 @@ export function orderDeskPage(
 
       ${
         write
-          ? html`<h2>Actions</h2>
+          ? html`<h2>${m.actions}</h2>
             <div class="card">
-              <h3>Buyer</h3>
+              <h3>${m.buyer}</h3>
               <form method="post" action="${here}/buyer">
                 ${hiddenCsrf(viewer.csrf)}
-                ${field({ name: 'name', label: 'Name', value: opts.buyer?.name ?? order.name ?? '', errors: opts.errors })}
-                ${field({ name: 'email', label: 'Email', type: 'email', value: opts.buyer?.email ?? order.email ?? '', errors: opts.errors })}
-                ${checkbox({ name: 'revoke_link', label: "Revoke the order's link (the buyer gets a new one when tickets are sent again)", checked: false })}
-                <button type="submit">Save buyer</button>
+                ${field({ name: 'name', label: m.compName, value: opts.buyer?.name ?? order.name ?? '', errors: opts.errors })}
+                ${field({ name: 'email', label: m.email, type: 'email', value: opts.buyer?.email ?? order.email ?? '', errors: opts.errors })}
+                ${checkbox({ name: 'revoke_link', label: m.revokeLink, checked: false })}
+                <button type="submit">${m.saveBuyer}</button>
               </form>
             </div>
             <div class="card actions">
@@ -227,15 +250,15 @@ export function orderDeskPage(
                   ? buttonForm({
                       action: `${here}/resend`,
                       csrf: viewer.csrf,
-                      label: order.status === 'paid' ? 'Send tickets again' : 'Send pay link again',
+                      label: order.status === 'paid' ? m.sendTicketsAgain : m.sendPayLinkAgain,
                       kind: 'secondary',
                     })
                   : ''
               }
-              ${order.status === 'pending' ? buttonForm({ action: `${here}/cancel`, csrf: viewer.csrf, label: 'Cancel order', kind: 'danger' }) : ''}
-              ${refundable ? html`<a class="button danger-link" href="${here}/refund">Refund…</a>` : ''}
+              ${order.status === 'pending' ? buttonForm({ action: `${here}/cancel`, csrf: viewer.csrf, label: m.cancelOrder, kind: 'danger' }) : ''}
+              ${refundable ? html`<a class="button danger-link" href="${here}/refund">${m.refundEllipsis}</a>` : ''}
             </div>`
           : ''
       }`;
-  return consolePage({ title: `Order ${order.ref}`, viewer, active: 'events', flash: opts.flash, body });
+  return consolePage({ title: m.orderTitle(order.ref), viewer, active: 'events', flash: opts.flash, body });
 }

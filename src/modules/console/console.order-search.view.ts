@@ -4,35 +4,37 @@ import type { FoundOrder } from '../orders/order-desk.service.ts';
 import type { Viewer } from './console.http.ts';
 import { consolePage, field } from './console-layout.view.ts';
 import { eventBase, statusPill } from './console.order-desk.view.ts';
+import { t } from './console-lang.ts';
 
 /** The console header's order search: orders of every event of the account, by reference, email or name. */
 export function orderSearchPage(viewer: Viewer, q: string, found: FoundOrder[]): string {
   const action = `/console/a/${encodeURIComponent(viewer.account!.slug)}/orders`;
+  const m = t();
   const body = html`<form method="get" action="${action}" class="card" role="search">
       ${field({
         name: 'q',
-        label: 'Order or ticket reference, email or name',
+        label: m.searchLabel,
         type: 'search',
         value: q,
         id: 'f-search-q',
-        hint: 'Searches the orders of all your events.',
+        hint: m.searchAllHint,
       })}
-      <button type="submit">Find orders</button>
+      <button type="submit">${m.findOrders}</button>
     </form>
     ${
       !q.trim()
         ? ''
         : found.length
-          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Orders found">
+          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="${m.ordersFound}">
               <table>
                 <thead>
                   <tr>
-                    <th scope="col">Order</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">Buyer</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" class="num">Total</th>
-                    <th scope="col">Placed</th>
+                    <th scope="col">${m.colOrder}</th>
+                    <th scope="col">${m.colEvent}</th>
+                    <th scope="col">${m.colBuyer}</th>
+                    <th scope="col">${m.status}</th>
+                    <th scope="col" class="num">${m.colTotal}</th>
+                    <th scope="col">${m.colPlaced}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -50,8 +52,8 @@ export function orderSearchPage(viewer: Viewer, q: string, found: FoundOrder[]):
                 </tbody>
               </table>
             </div>
-            ${found.length >= 50 ? html`<p class="muted">The newest 50 are shown: add to the search to narrow it.</p>` : ''}`
-          : html`<div class="card"><p>No orders match “${q}”. Try an order reference such as GALA-001, the start of an email address, or part of a name.</p></div>`
+            ${found.length >= 50 ? html`<p class="muted">${m.newest50}</p>` : ''}`
+          : html`<div class="card"><p>${m.noMatchFor(q)}</p></div>`
     }`;
-  return consolePage({ title: q.trim() ? `Orders matching “${q.trim()}”` : 'Find an order', viewer, active: 'orders', body });
+  return consolePage({ title: q.trim() ? m.ordersMatching(q.trim()) : m.findAnOrder, viewer, active: 'orders', body });
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { t } from './console-lang.ts';
+import { plainMessage } from './plain-words.ts';
 import { AppError } from '../../platform/errors.ts';
 import { randomSecret } from '../../platform/secrets.ts';
 import { orderDeskEvent, orderDeskList, parseOrderFilter } from '../orders/order-desk.service.ts';
@@ -108,7 +110,7 @@ export async function consoleOrdersRoutes(app: FastifyInstance): Promise<void> {
       return compForm(request, reply, viewer, {
         form,
         errors: err.fields ?? {},
-        flash: { kind: 'bad', text: err.fields ? 'Not issued: check the fields marked below.' : err.message },
+        flash: { kind: 'bad', text: err.fields ? t().notIssued : plainMessage(err.message) },
         status: err.kind === 'conflict' ? 409 : 422,
       });
     }

@@ -4,8 +4,10 @@ import { html, raw } from '../../platform/http/html.ts';
 import { isFiltered, ORDER_STATUSES, type DeskEvent, type DeskList, type OrderFilter } from '../orders/order-desk.service.ts';
 import { can, type Viewer } from './console.http.ts';
 import { consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console-layout.view.ts';
-import { eventBase, STATUS_LABEL, statusPill } from './console.order-desk.view.ts';
+import { eventBase, statusLabel, statusPill } from './console.order-desk.view.ts';
 import { eventTabs } from './event-tabs.view.ts';
+import { t } from './console-lang.ts';
+import { count } from './formats.ts';
 
 /**
  * The orders desk's list (search, filters, keyset pages, CSV links) and the form that issues a
@@ -36,59 +38,57 @@ export function ordersListPage(viewer: Viewer, list: DeskList, query: Record<str
   const base = eventBase(viewer, event.slug);
   const raw_ = query;
   const tz = event.timezone;
+  const m = t();
   const body = html`${eventTabs(viewer, event.slug, 'orders')}
-        <form method="get" action="${base}/orders" class="card filters" role="search" aria-label="Find orders">
+        <form method="get" action="${base}/orders" class="card filters" role="search" aria-label="${m.findOrders}">
           <div class="grid">
             ${field({
               name: 'q',
-              label: 'Search',
+              label: m.search,
               value: raw_.q ?? '',
               errors,
-              hint: 'Order or ticket reference, buyer name, or email',
+              hint: m.searchHint,
               type: 'search',
             })}
             ${select({
               name: 'status',
-              label: 'Status',
+              label: m.status,
               value: raw_.status ?? '',
               errors,
-              options: [
-                { value: '', label: 'Any status' },
-                ...ORDER_STATUSES.map((s) => ({ value: s, label: STATUS_LABEL[s]! })),
-              ],
+              options: [{ value: '', label: m.anyStatus }, ...ORDER_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))],
             })}
             ${select({
               name: 'ticket_type',
-              label: 'Ticket type',
+              label: m.ticketType,
               value: raw_.ticket_type ?? '',
-              options: [{ value: '', label: 'Any ticket type' }, ...ticketTypes.map((t) => ({ value: t.key, label: t.name }))],
+              options: [{ value: '', label: m.anyTicketType }, ...ticketTypes.map((tt) => ({ value: tt.key, label: tt.name }))],
             })}
-            ${field({ name: 'code', label: 'Discount code', value: raw_.code ?? '', hint: '"-" for orders without a code' })}
-            ${field({ name: 'from', label: 'Placed from', type: 'date', value: raw_.from ?? '', errors })}
-            ${field({ name: 'to', label: 'Placed until', type: 'date', value: raw_.to ?? '', errors })}
+            ${field({ name: 'code', label: m.discountCode, value: raw_.code ?? '', hint: m.noCodeHint })}
+            ${field({ name: 'from', label: m.placedFrom, type: 'date', value: raw_.from ?? '', errors })}
+            ${field({ name: 'to', label: m.placedUntil, type: 'date', value: raw_.to ?? '', errors })}
           </div>
           <div class="actions">
-            <button type="submit">Find orders</button>
-            ${isFiltered(filter) || failed ? html`<a href="${base}/orders">Clear</a>` : ''}
+            <button type="submit">${m.findOrders}</button>
+            ${isFiltered(filter) || failed ? html`<a href="${base}/orders">${m.clear}</a>` : ''}
             <span class="spacer"></span>
-            ${can(viewer, 'orders.write') ? html`<a class="button secondary" href="${base}/orders/new">Complimentary order</a>` : ''}
-            <a class="button secondary" href="${base}/orders.csv${filterQuery(filter, { kind: 'orders' })}">Orders CSV</a>
-            <a class="button secondary" href="${base}/orders.csv${filterQuery(filter, { kind: 'attendees' })}">Attendees CSV</a>
+            ${can(viewer, 'orders.write') ? html`<a class="button secondary" href="${base}/orders/new">${m.complimentaryOrder}</a>` : ''}
+            <a class="button secondary" href="${base}/orders.csv${filterQuery(filter, { kind: 'orders' })}">${m.ordersCsv}</a>
+            <a class="button secondary" href="${base}/orders.csv${filterQuery(filter, { kind: 'attendees' })}">${m.attendeesCsv}</a>
           </div>
         </form>
         ${
           list.orders.length
-            ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Orders">
+            ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="${m.orders}">
               <table>
-                <caption class="skip">Orders${isFiltered(filter) ? ' matching the search' : ''}, newest first</caption>
+                <caption class="skip">${m.ordersCaption(isFiltered(filter))}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Order</th>
-                    <th scope="col">Buyer</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" class="num">Tickets</th>
-                    <th scope="col" class="num">Total</th>
-                    <th scope="col">Placed</th>
+                    <th scope="col">${m.colOrder}</th>
+                    <th scope="col">${m.colBuyer}</th>
+                    <th scope="col">${m.status}</th>
+                    <th scope="col" class="num">${m.colTickets}</th>
+                    <th scope="col" class="num">${m.colTotal}</th>
+                    <th scope="col">${m.colPlaced}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -97,9 +97,11 @@ export function ordersListPage(viewer: Viewer, list: DeskList, query: Record<str
                       <td><a href="${base}/orders/${encodeURIComponent(o.ref)}">${o.ref}</a></td>
                       <td>${o.name ?? ''}<div class="muted">${o.email ?? ''}</div></td>
                       <td>${statusPill(o.status)}</td>
-                      <td class="num">${o.ticket_units}</td>
+                      <td class="num">${count(o.ticket_units)}</td>
                       <td class="num">${money(o.total_cents, o.currency)}${
-                        o.refunded_cents ? html`<div class="muted">refunded ${money(o.refunded_cents, o.currency)}</div>` : ''
+                        o.refunded_cents
+                          ? html`<div class="muted">${m.refundedAmount(money(o.refunded_cents, o.currency))}</div>`
+                          : ''
                       }</td>
                       <td>${when(o.created_at, tz)}</td>
                     </tr>`,
@@ -107,19 +109,19 @@ export function ordersListPage(viewer: Viewer, list: DeskList, query: Record<str
                 </tbody>
               </table>
             </div>
-            <nav class="actions pager" aria-label="Pages">
-              ${raw_.after ? html`<a class="button secondary" href="${base}/orders${filterQuery(filter)}">Newest orders</a>` : ''}
+            <nav class="actions pager" aria-label="${m.pages}">
+              ${raw_.after ? html`<a class="button secondary" href="${base}/orders${filterQuery(filter)}">${m.newestOrders}</a>` : ''}
               ${
                 list.next
-                  ? html`<a class="button secondary" href="${base}/orders${filterQuery(filter, { after: list.next })}">Older orders</a>`
+                  ? html`<a class="button secondary" href="${base}/orders${filterQuery(filter, { after: list.next })}">${m.olderOrders}</a>`
                   : ''
               }
             </nav>`
             : html`<div class="card">
-              <p>${failed ? 'Check the search above.' : isFiltered(filter) ? 'No orders match.' : 'No orders yet.'}</p>
+              <p>${failed ? m.checkSearch : isFiltered(filter) ? m.noOrdersMatch : m.noOrdersYet}</p>
             </div>`
         }`;
-  return consolePage({ title: `Orders · ${event.name}`, viewer, active: 'events', body });
+  return consolePage({ title: m.ordersOf(event.name), viewer, active: 'events', body });
 }
 
 export interface CompOrderOptions {
@@ -136,36 +138,37 @@ export function compOrderPage(viewer: Viewer, desk: DeskEvent, opts: CompOrderOp
   const base = eventBase(viewer, event.slug);
   const f = opts.form ?? {};
   const errs = opts.errors ?? {};
+  const m = t();
   const body = html`${eventTabs(viewer, event.slug, 'orders')}
-      <p><a href="${base}/orders">← All orders</a></p>
+      <p><a href="${base}/orders">${m.allOrders}</a></p>
       <form method="post" action="${base}/orders/new" class="card">
         ${hiddenCsrf(viewer.csrf)}
         <input type="hidden" name="nonce" value="${opts.nonce}" />
         <fieldset class="plain-fieldset" ${errs.items ? raw('aria-describedby="items-err"') : ''}>
-          <legend>Tickets</legend>
+          <legend>${m.tickets}</legend>
           <div class="grid">
             ${ticketTypes
-              .filter((t) => !t.archived)
-              .map((t) =>
+              .filter((tt) => !tt.archived)
+              .map((tt) =>
                 field({
-                  name: `qty_${t.id}`,
-                  label: t.name,
+                  name: `qty_${tt.id}`,
+                  label: tt.name,
                   type: 'number',
-                  value: f[`qty_${t.id}`] ?? '0',
+                  value: f[`qty_${tt.id}`] ?? '0',
                   attrs: 'min="0" max="100" inputmode="numeric"',
                 }),
               )}
           </div>
           ${errs.items ? html`<p class="error" id="items-err">${plainList(errs.items)}</p>` : ''}
         </fieldset>
-        ${field({ name: 'name', label: 'Name', value: f.name ?? '', errors: errs, autocomplete: 'off' })}
-        ${field({ name: 'email', label: 'Email (the tickets go here)', type: 'email', value: f.email ?? '', errors: errs, required: true })}
+        ${field({ name: 'name', label: m.compName, value: f.name ?? '', errors: errs, autocomplete: 'off' })}
+        ${field({ name: 'email', label: m.compEmail, type: 'email', value: f.email ?? '', errors: errs, required: true })}
         <div class="field">
-          <label for="f-reason">Reason</label>
+          <label for="f-reason">${m.reason}</label>
           <textarea id="f-reason" name="reason" rows="2" required ${errs.reason ? raw('aria-invalid="true" aria-describedby="f-reason-err"') : ''}>${f.reason ?? ''}</textarea>
-          ${errs.reason ? html`<p class="error" id="f-reason-err">${plainList(errs.reason)}</p>` : html`<p class="hint">Kept in the order's log, with your name.</p>`}
+          ${errs.reason ? html`<p class="error" id="f-reason-err">${plainList(errs.reason)}</p>` : html`<p class="hint">${m.compReasonHint}</p>`}
         </div>
-        <button type="submit">Issue the tickets</button>
+        <button type="submit">${m.issueTickets}</button>
       </form>`;
-  return consolePage({ title: 'Complimentary order', viewer, active: 'events', flash: opts.flash, body });
+  return consolePage({ title: m.complimentaryOrder, viewer, active: 'events', flash: opts.flash, body });
 }

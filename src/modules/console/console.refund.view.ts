@@ -5,6 +5,7 @@ import type { DeskOrderDetail } from '../orders/order-desk.service.ts';
 import type { Viewer } from './console.http.ts';
 import { consolePage, field, hiddenCsrf, type FieldErrors, type Flash } from './console-layout.view.ts';
 import { eventBase } from './console.order-desk.view.ts';
+import { t } from './console-lang.ts';
 
 /**
  * The refund form: the whole balance, chosen tickets (void, their places back on sale) or an
@@ -32,9 +33,10 @@ export interface RefundPageOptions {
 /** How the order was paid, said once: "card", "sandbox (no money moves)". */
 function throughWhat(payments: DeskOrderDetail['payments']): string {
   const p = payments.find((x) => x.status === 'succeeded' && x.amount_cents > 0);
-  if (!p) return 'the order’s payment';
-  if (p.simulated) return 'the order’s test payment (sandbox: no real money moves)';
-  return `the order’s ${p.rail} payment${p.provider !== p.rail ? ` (${p.provider})` : ''}`;
+  const m = t();
+  if (!p) return m.throughPayment;
+  if (p.simulated) return m.throughTestPayment;
+  return m.throughRail(p.rail, p.provider !== p.rail ? ` (${p.provider})` : '');
 }
 
 export function refundPage(viewer: Viewer, eventSlug: string, d: DeskOrderDetail, opts: RefundPageOptions): string {
@@ -44,7 +46,8 @@ export function refundPage(viewer: Viewer, eventSlug: string, d: DeskOrderDetail
   const balance = order.total_cents - order.refunded_cents;
   const f: RefundForm = opts.form ?? { scope: 'all', tickets: [], amount: '', reason: '' };
   const errs = opts.errors ?? {};
-  const valid = d.tickets.filter((t) => t.status === 'valid');
+  const valid = d.tickets.filter((tk) => tk.status === 'valid');
+  const m = t();
   const radio = (value: RefundScope, label: string, hint: string) =>
     html`<div class="field">
       <label class="check" for="scope-${value}"
@@ -55,67 +58,63 @@ export function refundPage(viewer: Viewer, eventSlug: string, d: DeskOrderDetail
       >
       <p class="hint" id="scope-${value}-hint">${hint}</p>
     </div>`;
-  const body = html`<p><a href="${here}">← Order ${order.ref}</a></p>
+  const body = html`<p><a href="${here}">${m.backToOrder(order.ref)}</a></p>
     <div class="card">
       <dl class="facts">
-        <div><dt>Buyer</dt><dd>${order.name ?? order.email ?? '—'}</dd></div>
-        <div><dt>Paid</dt><dd>${amount(order.total_cents)}</dd></div>
-        ${order.refunded_cents ? html`<div><dt>Refunded so far</dt><dd>${amount(order.refunded_cents)}</dd></div>` : ''}
-        <div><dt>Left to refund</dt><dd><strong>${amount(balance)}</strong></dd></div>
+        <div><dt>${m.buyer}</dt><dd>${order.name ?? order.email ?? '—'}</dd></div>
+        <div><dt>${m.paid}</dt><dd>${amount(order.total_cents)}</dd></div>
+        ${order.refunded_cents ? html`<div><dt>${m.refundedSoFar}</dt><dd>${amount(order.refunded_cents)}</dd></div>` : ''}
+        <div><dt>${m.leftToRefund}</dt><dd><strong>${amount(balance)}</strong></dd></div>
       </dl>
-      <p>The money goes back through ${throughWhat(d.payments)}. The buyer is told by mail.</p>
+      <p>${m.moneyGoesBack(throughWhat(d.payments))}</p>
     </div>
     <form method="post" action="${here}/refund" class="card" novalidate>
       ${hiddenCsrf(viewer.csrf)}
       <input type="hidden" name="nonce" value="${opts.nonce}" />
       <fieldset class="plain-fieldset">
-        <legend>What to refund</legend>
-        ${radio('all', `Everything left: ${amount(balance)}`, 'All tickets become void and their places go back on sale.')}
-        ${radio(
-          'tickets',
-          'Chosen tickets',
-          'They become void and their places go back on sale; the other tickets stay valid. The amount is their price unless you enter one.',
-        )}
-        ${radio('amount', 'An amount only', 'The tickets stay valid (a goodwill refund, a price correction).')}
+        <legend>${m.whatToRefund}</legend>
+        ${radio('all', m.everythingLeft(amount(balance)), m.everythingHint)}
+        ${radio('tickets', m.chosenTickets, m.chosenHint)}
+        ${radio('amount', m.amountOnly, m.amountOnlyHint)}
       </fieldset>
       <fieldset class="plain-fieldset" ${errs.tickets ? raw('aria-describedby="tickets-err"') : ''}>
-        <legend>Tickets</legend>
+        <legend>${m.tickets}</legend>
         ${
           valid.length
             ? valid.map(
-                (t) =>
-                  html`<div class="field"><label class="check" for="t-${t.ref}"
-                    ><input type="checkbox" id="t-${t.ref}" name="tickets" value="${t.ref}" ${f.tickets.includes(t.ref) ? raw('checked') : ''} />
-                    ${t.ref} · ${t.ticket_type}${t.attendee_name ? ` · ${t.attendee_name}` : ''} · ${amount(t.price_cents)}</label
+                (tk) =>
+                  html`<div class="field"><label class="check" for="t-${tk.ref}"
+                    ><input type="checkbox" id="t-${tk.ref}" name="tickets" value="${tk.ref}" ${f.tickets.includes(tk.ref) ? raw('checked') : ''} />
+                    ${tk.ref} · ${tk.ticket_type}${tk.attendee_name ? ` · ${tk.attendee_name}` : ''} · ${amount(tk.price_cents)}</label
                   ></div>`,
               )
-            : html`<p class="muted">No valid tickets left on this order.</p>`
+            : html`<p class="muted">${m.noValidTickets}</p>`
         }
         ${errs.tickets ? html`<p class="error" id="tickets-err">${plainList(errs.tickets)}</p>` : ''}
       </fieldset>
       ${field({
         name: 'amount',
-        label: `Amount (${order.currency.toUpperCase()})`,
+        label: m.amountIn(order.currency.toUpperCase()),
         value: f.amount,
         errors: errs,
-        hint: `At most ${amount(balance)}. For chosen tickets, leave it empty to refund their price.`,
+        hint: m.amountHint(amount(balance)),
         attrs: 'inputmode="decimal" autocomplete="off"',
       })}
       <div class="field">
-        <label for="f-reason">Reason <span class="muted">(optional)</span></label>
+        <label for="f-reason">${m.reason} <span class="muted">${m.optional}</span></label>
         <textarea id="f-reason" name="reason" rows="2" maxlength="500" aria-describedby="${errs.reason ? 'f-reason-err' : 'f-reason-hint'}" ${
           errs.reason ? raw('aria-invalid="true"') : ''
         }>${f.reason}</textarea>
         ${
           errs.reason
             ? html`<p class="error" id="f-reason-err">${plainList(errs.reason)}</p>`
-            : html`<p class="hint" id="f-reason-hint">Shown in the order's activity with your name; not sent to the buyer.</p>`
+            : html`<p class="hint" id="f-reason-hint">${m.refundReasonHint}</p>`
         }
       </div>
       <div class="actions">
-        <button type="submit" class="danger-solid">Refund</button>
-        <a href="${here}">Keep the order as it is</a>
+        <button type="submit" class="danger-solid">${m.refundButton}</button>
+        <a href="${here}">${m.keepOrder}</a>
       </div>
     </form>`;
-  return consolePage({ title: `Refund order ${order.ref}`, viewer, active: 'events', flash: opts.flash, body });
+  return consolePage({ title: m.refundTitle(order.ref), viewer, active: 'events', flash: opts.flash, body });
 }

@@ -89,6 +89,14 @@ const RULES: Array<[RegExp, Say]> = [
   [/^That code is not right\. Codes change every 30 seconds\.$/, (_, m) => m.svcCodeWrong],
   [/^You have an account already: enter its password to accept\.$/, (_, m) => m.svcHaveAccount],
   [/^That is not your password$/, (_, m) => sentence(m.notYourPassword)],
+  // the refund form's own checks
+  [/^Enter an amount such as 12\.50$/, (_, m) => sentence(m.rfAmountSuch)],
+  [/^Enter an amount above zero$/, (_, m) => sentence(m.rfAboveZero)],
+  [/^Choose at least one ticket$/, (_, m) => sentence(m.rfChooseTicket)],
+  [/^Enter the amount to refund$/, (_, m) => sentence(m.rfEnterAmount)],
+  [/^To refund part of the balance, choose/, (_, m) => sentence(m.rfPartOrAll)],
+  [/^Tickets become void only with/, (_, m) => sentence(m.rfVoidOnlyChosen)],
+  [/^Keep the reason under 500 characters$/, (_, m) => sentence(m.rfReasonLong)],
   // the codes generator's own checks
   [/^must be a number from 1 to 10,000$/, (_, m) => m.pwCount],
   [/^letters, digits, - and _ only$/, (_, m) => m.pwPrefix],

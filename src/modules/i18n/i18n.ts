@@ -1,9 +1,13 @@
 import { formatMoney, minorDigits } from '../../platform/money.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
+import { consoleDoorDe } from './console-door.de.ts';
+import { consoleDoorEn, type ConsoleDoor } from './console-door.en.ts';
 import { consoleEventsDe } from './console-events.de.ts';
 import { consoleEventsEn, type ConsoleEvents } from './console-events.en.ts';
 import { consoleFrameDe } from './console-frame.de.ts';
 import { consoleFrameEn, type ConsoleFrame } from './console-frame.en.ts';
+import { consoleOrdersDe } from './console-orders.de.ts';
+import { consoleOrdersEn, type ConsoleOrders } from './console-orders.en.ts';
 import { de } from './messages.de.ts';
 import { en, type Messages } from './messages.en.ts';
 
@@ -24,14 +28,14 @@ export const LANGS = Object.keys(CATALOGUES) as Lang[];
  * The organiser console's messages, in the same languages as the buyer's (a catalogue per
  * language, in parts by area; the parts' keys never overlap, which the tests check).
  */
-export type ConsoleMessages = ConsoleFrame & ConsoleEvents;
+export type ConsoleMessages = ConsoleFrame & ConsoleEvents & ConsoleOrders & ConsoleDoor;
 export const CONSOLE_PARTS = {
-  en: [consoleFrameEn, consoleEventsEn],
-  de: [consoleFrameDe, consoleEventsDe],
+  en: [consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn],
+  de: [consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe],
 } as const satisfies Record<Lang, readonly object[]>;
 export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
-  en: { ...consoleFrameEn, ...consoleEventsEn },
-  de: { ...consoleFrameDe, ...consoleEventsDe },
+  en: { ...consoleFrameEn, ...consoleEventsEn, ...consoleOrdersEn, ...consoleDoorEn },
+  de: { ...consoleFrameDe, ...consoleEventsDe, ...consoleOrdersDe, ...consoleDoorDe },
 };
 
 export interface Locale {
