@@ -10,6 +10,8 @@ import {
 import { asset } from './console.assets.ts';
 import { can, type Viewer } from './console.http.ts';
 import { consolePage } from './console-layout.view.ts';
+import { consoleLang, formatTag, t } from './console-lang.ts';
+import { statusLabel } from './console.order-desk.view.ts';
 
 /**
  * The door pages of the console: the lists to scan on, the scanner (a document of its own rather
@@ -18,9 +20,10 @@ import { consolePage } from './console-layout.view.ts';
  */
 
 const when = (at: Date, tz: string, style: 'short' | 'medium' = 'medium') =>
-  dateTimeFormat('en-GB', { timeZone: tz, dateStyle: style, timeStyle: 'short' }).format(at);
+  dateTimeFormat(formatTag(), { timeZone: tz, dateStyle: style, timeStyle: 'short' }).format(at);
 const timeOf = (at: Date, tz: string) =>
-  dateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(at);
+  dateTimeFormat(formatTag(), { timeZone: tz, hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(at);
+const n = (v: number) => v.toLocaleString(formatTag());
 
 /** JSON for a `<script type="application/json">`: nothing in it can close the element. */
 const scriptJson = (value: unknown) => raw(JSON.stringify(value).replace(/</g, '\\u003c'));
@@ -35,24 +38,20 @@ export const scannerHref = (v: Viewer, info: DoorListInfo) =>
 /** The events at the door now or soon (or the past ones), each with its lists. */
 export function doorListPage(viewer: Viewer, events: DoorEvent[], past: boolean): string {
   const base = doorBase(viewer);
+  const m = t();
   const listRow = (slug: string, l: DoorList) => html`<tr>
       <td><strong>${l.name}</strong></td>
-      <td class="num">${l.checked_in.toLocaleString('en-GB')} / ${l.tickets.toLocaleString('en-GB')}</td>
+      <td class="num">${n(l.checked_in)} / ${n(l.tickets)}</td>
       <td class="num">${
-        l.conflicts
-          ? html`<a href="${base}/${slug}/${l.id}/conflicts">${l.conflicts.toLocaleString('en-GB')}</a>`
-          : html`<span class="muted">0</span>`
+        l.conflicts ? html`<a href="${base}/${slug}/${l.id}/conflicts">${n(l.conflicts)}</a>` : html`<span class="muted">0</span>`
       }</td>
-      <td><a class="button" href="${base}/${slug}/${l.id}">Open scanner<span class="skip"> for ${l.name}</span></a></td>
+      <td><a class="button" href="${base}/${slug}/${l.id}">${m.openScanner}<span class="skip">${m.forList(l.name)}</span></a></td>
     </tr>`;
   return consolePage({
-    title: past ? 'Door check-in: past events' : 'Door check-in',
+    title: past ? m.doorTitlePast : m.doorTitle,
     viewer,
     active: 'door',
-    body: html`<p class="muted">
-            The scanner keeps working without a network once it has been opened: it keeps the list on the device and uploads
-            its scans when the connection returns.
-          </p>
+    body: html`<p class="muted">${m.doorIntro}</p>
           ${
             events.length
               ? events.map(
@@ -61,14 +60,14 @@ export function doorListPage(viewer: Viewer, events: DoorEvent[], past: boolean)
                   <p class="muted">${when(e.starts_at, e.timezone)}${e.ends_at ? html` – ${when(e.ends_at, e.timezone)}` : ''}</p>
                   ${
                     e.lists.length
-                      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Check-in lists of ${e.name}">
+                      ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="${m.listsOf(e.name)}">
                         <table>
                           <thead>
                             <tr>
-                              <th scope="col">Check-in list</th>
-                              <th scope="col" class="num">Checked in</th>
-                              <th scope="col" class="num">Conflicts</th>
-                              <th scope="col"><span class="skip">Scanner</span></th>
+                              <th scope="col">${m.checkinList}</th>
+                              <th scope="col" class="num">${m.checkedIn}</th>
+                              <th scope="col" class="num">${m.conflicts}</th>
+                              <th scope="col"><span class="skip">${m.scanner}</span></th>
                             </tr>
                           </thead>
                           <tbody>
@@ -77,19 +76,19 @@ export function doorListPage(viewer: Viewer, events: DoorEvent[], past: boolean)
                         </table>
                       </div>`
                       : html`<p>
-                          This event has no check-in list.
+                          ${m.noListYet}
                           ${
                             can(viewer, 'events.write')
-                              ? html`<a href="/console/a/${encodeURIComponent(viewer.account!.slug)}/events/${e.slug}/checkin-lists">Add one</a> (a list without ticket types admits every ticket).`
-                              : 'Ask an organiser to add one.'
+                              ? html`<a href="/console/a/${encodeURIComponent(viewer.account!.slug)}/events/${e.slug}/checkin-lists">${m.addOne}</a> ${m.addOneExplained}`
+                              : m.askOrganiser
                           }
                         </p>`
                   }
                 </section>`,
                 )
-              : html`<div class="card"><p>${past ? 'No past events.' : 'No events at the door today or coming up.'}</p></div>`
+              : html`<div class="card"><p>${past ? m.noPastEvents : m.noDoorEvents}</p></div>`
           }
-          <p>${past ? html`<a href="${base}">Events at the door now</a>` : html`<a href="${base}?past=1">Past events</a>`}</p>`,
+          <p>${past ? html`<a href="${base}">${m.doorNow}</a>` : html`<a href="${base}?past=1">${m.pastEvents}</a>`}</p>`,
   });
 }
 
@@ -103,51 +102,48 @@ export function conflictsPage(
   const tz = info.event.timezone;
   const here = scannerHref(viewer, info);
   const pages = Math.max(1, Math.ceil(total / CONFLICTS_PER_PAGE));
+  const m = t();
   const why = (r: ConflictRow): SafeHtml => {
     if (r.reason === 'not_checkable') {
       const state =
         r.ticket_status !== 'valid'
-          ? 'the ticket was void'
+          ? m.ticketVoid
           : r.order_status !== 'paid'
-            ? `its order was ${r.order_status}`
-            : 'the ticket is not on this list';
-      return html`<strong>Not valid</strong>: ${state} when it was scanned.`;
+            ? m.orderWas(statusLabel(r.order_status).toLowerCase())
+            : m.notOnList;
+      return html`<strong>${m.notValid}</strong>${m.whenScanned(state)}`;
     }
     return r.admitted_at
-      ? html`<strong>Already checked in</strong> at ${timeOf(r.admitted_at, tz)}${
-          r.admitted_online ? ' (online)' : r.admitted_by ? html` by ${r.admitted_by}` : ''
+      ? html`<strong>${m.alreadyIn}</strong>${m.atTime(timeOf(r.admitted_at, tz))}${
+          r.admitted_online ? m.online : r.admitted_by ? m.byWhom(r.admitted_by) : ''
         }.`
-      : html`<strong>Already checked in</strong>.`;
+      : html`<strong>${m.alreadyIn}</strong>.`;
   };
   return consolePage({
-    title: `Conflicts: ${info.list.name}`,
+    title: m.conflictsTitle(info.list.name),
     viewer,
     active: 'door',
-    body: html`<p><a href="${doorBase(viewer)}">Door check-in</a> · ${info.event.name} ·
-            <a href="${here}">Open scanner</a></p>
-          <p class="muted">
-            Scans uploaded by scanners that were offline and that did not admit anyone: the ticket had already been
-            admitted (by another device, or twice on one), or it was no longer valid. The earliest scan of a ticket is its
-            admission; these are kept so you can see what happened at the door.
-          </p>
+    body: html`<p><a href="${doorBase(viewer)}">${m.doorTitle}</a> · ${info.event.name} ·
+            <a href="${here}">${m.openScanner}</a></p>
+          <p class="muted">${m.conflictsIntro}</p>
           ${
             rows.length
-              ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Conflicts">
+              ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="${m.conflicts}">
                 <table>
                   <thead>
                     <tr>
-                      <th scope="col">Scanned</th>
-                      <th scope="col">Ticket</th>
-                      <th scope="col">Device</th>
-                      <th scope="col">Why it did not admit</th>
+                      <th scope="col">${m.scanned}</th>
+                      <th scope="col">${m.ticket}</th>
+                      <th scope="col">${m.device}</th>
+                      <th scope="col">${m.whyNot}</th>
                     </tr>
                   </thead>
                   <tbody>
                     ${rows.map(
                       (r) => html`<tr>
-                        <td>${when(r.scanned_at, tz, 'short')}<div class="muted">${r.uploaded_at ? html`uploaded ${timeOf(r.uploaded_at, tz)}` : ''}</div></td>
-                        <td><strong>${r.ticket_ref}</strong> ${r.attendee_name ?? ''}<div class="muted">${r.ticket_type} · order ${r.order_ref}</div></td>
-                        <td>${r.device ?? html`<span class="muted">online</span>`}</td>
+                        <td>${when(r.scanned_at, tz, 'short')}<div class="muted">${r.uploaded_at ? m.uploaded(timeOf(r.uploaded_at, tz)) : ''}</div></td>
+                        <td><strong>${r.ticket_ref}</strong> ${r.attendee_name ?? ''}<div class="muted">${r.ticket_type} · ${m.orderRef(r.order_ref)}</div></td>
+                        <td>${r.device ?? html`<span class="muted">${m.onlineDevice}</span>`}</td>
                         <td>${why(r)}</td>
                       </tr>`,
                     )}
@@ -156,14 +152,14 @@ export function conflictsPage(
               </div>
               ${
                 pages > 1
-                  ? html`<nav class="actions" aria-label="Pages" style="margin-top:1rem">
-                    ${pageNo > 1 ? html`<a class="button secondary" href="${here}/conflicts?page=${pageNo - 1}">Newer</a>` : ''}
-                    <span class="muted">Page ${pageNo} of ${pages} · ${total.toLocaleString('en-GB')} conflicts</span>
-                    ${pageNo < pages ? html`<a class="button secondary" href="${here}/conflicts?page=${pageNo + 1}">Older</a>` : ''}
+                  ? html`<nav class="actions" aria-label="${m.pages}" style="margin-top:1rem">
+                    ${pageNo > 1 ? html`<a class="button secondary" href="${here}/conflicts?page=${pageNo - 1}">${m.newer}</a>` : ''}
+                    <span class="muted">${m.pageOf(pageNo, pages, n(total))}</span>
+                    ${pageNo < pages ? html`<a class="button secondary" href="${here}/conflicts?page=${pageNo + 1}">${m.older}</a>` : ''}
                   </nav>`
                   : ''
               }`
-              : html`<div class="card"><p>No conflicts on this list.</p></div>`
+              : html`<div class="card"><p>${m.noConflicts}</p></div>`
           }`,
   });
 }
@@ -216,6 +212,7 @@ export function scannerPage(viewer: Viewer, info: DoorListInfo): string {
   const here = scannerHref(viewer, info);
   const back = doorBase(viewer);
   const title = `${info.list.name} · ${info.event.name}`;
+  const m = t();
   const config = {
     key: `${viewer.account!.slug}/${info.event.slug}/${info.list.id}`,
     sync: `${here}/sync`,
@@ -227,49 +224,49 @@ export function scannerPage(viewer: Viewer, info: DoorListInfo): string {
     jsqr: asset('jsQR.js'),
     timezone: info.event.timezone,
   };
-  return `<!doctype html>${html`<html lang="en">
+  return `<!doctype html>${html`<html lang="${consoleLang()}">
     <head>
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
       <meta name="robots" content="noindex" />
       <meta name="theme-color" content="#0f172a" />
-      <title>${title} · admit scanner</title>
+      <title>${title} · ${m.scannerTitle}</title>
       <link rel="manifest" href="${here}/manifest.webmanifest" crossorigin="use-credentials" />
       <link rel="icon" href="${asset('icon.svg')}" type="image/svg+xml" />
       ${SCANNER_CSS}
     </head>
     <body>
-      <a class="skip" href="#ref">Skip to typing a reference</a>
+      <a class="skip" href="#ref">${m.skipToTyping}</a>
       <header class="bar">
-        <a href="${back}" aria-label="Back to door check-in">←</a>
+        <a href="${back}" aria-label="${m.backToDoor}">←</a>
         <h1>${info.list.name}<small>${info.event.name}</small></h1>
-        <span class="net" id="net" data-state="unknown" role="status">Starting…</span>
+        <span class="net" id="net" data-state="unknown" role="status">${m.starting}</span>
       </header>
       <main class="wrap" id="main">
-        <noscript><p class="note" data-kind="bad">The scanner needs JavaScript.</p></noscript>
+        <noscript><p class="note" data-kind="bad">${m.needsScript}</p></noscript>
         <div class="stats">
-          <div class="stat"><b id="checked">${info.list.checked_in.toLocaleString('en-GB')}</b><span>checked in</span></div>
-          <div class="stat"><b id="total">${info.list.tickets.toLocaleString('en-GB')}</b><span>${info.list.tickets === 1 ? 'ticket' : 'tickets'}</span></div>
-          <div class="stat"><b id="pending">0</b><span>to upload</span></div>
+          <div class="stat"><b id="checked">${n(info.list.checked_in)}</b><span>${m.checkedInLower}</span></div>
+          <div class="stat"><b id="total">${n(info.list.tickets)}</b><span>${m.ticketWord(info.list.tickets)}</span></div>
+          <div class="stat"><b id="pending">0</b><span>${m.toUpload}</span></div>
         </div>
-        <p class="note" id="notice" role="status" aria-live="polite">Loading the ticket list…</p>
+        <p class="note" id="notice" role="status" aria-live="polite">${m.loadingList}</p>
         <div class="camera" id="camera">
-          <video id="video" muted playsinline aria-label="Camera view"></video>
+          <video id="video" muted playsinline aria-label="${m.cameraView}"></video>
           <div class="frame" hidden id="frame"></div>
-          <button type="button" class="big" id="start-camera">Scan with the camera</button>
+          <button type="button" class="big" id="start-camera">${m.scanWithCamera}</button>
         </div>
         <form class="manual" id="manual" autocomplete="off">
-          <label for="ref">Ticket reference</label>
+          <label for="ref">${m.ticketReference}</label>
           <input id="ref" name="ref" type="text" inputmode="text" autocapitalize="characters" spellcheck="false" maxlength="60" required />
-          <button type="submit" class="big">Check in</button>
+          <button type="submit" class="big">${m.checkInButton}</button>
         </form>
         <section class="recent" aria-labelledby="recent-h">
-          <h2 id="recent-h">Recent scans</h2>
+          <h2 id="recent-h">${m.recentScans}</h2>
           <ol id="recent"></ol>
         </section>
         <p class="foot">
-          Scans are kept on this device and uploaded every few seconds when online.
-          ${info.list.conflicts ? html`<a href="${here}/conflicts">${info.list.conflicts} conflicts</a>` : ''}
+          ${m.keptOnDevice}
+          ${info.list.conflicts ? html`<a href="${here}/conflicts">${m.conflictsLink(info.list.conflicts)}</a>` : ''}
         </p>
       </main>
       <div class="result" id="result" role="alert" aria-live="assertive" data-ok="">
@@ -277,7 +274,7 @@ export function scannerPage(viewer: Viewer, info: DoorListInfo): string {
         <div class="verdict" id="r-verdict"></div>
         <div class="who" id="r-who"></div>
         <div class="detail" id="r-detail"></div>
-        <div class="tap">Tap to scan the next one</div>
+        <div class="tap">${m.tapNext}</div>
       </div>
       <script type="application/json" id="scanner-config">
         ${scriptJson(config)}

@@ -138,6 +138,34 @@ describe('a person who chose German', () => {
     expect(await t.ctx.db.selectFrom('events').select('slug').execute()).toHaveLength(1);
   });
 
+  it('reads the orders, an order, its refund form, the dashboard and the door in German', async () => {
+    const c = await signedIn(anna, { 'accept-language': 'en' });
+    const base = '/console/a/sprache/events/sommerfest';
+    const orders = await c.get(`${base}/orders`);
+    expect(orders.body).toContain('Bestellungen finden');
+    expect(orders.body).toContain('Bezahlt');
+    expect(orders.body).toContain('18,50\u00a0€');
+    const order = await c.get(`${base}/orders/SOMMER-1`);
+    expect(order.body).toContain('<h1>Bestellung SOMMER-1</h1>');
+    expect(order.body).toContain('Zahlungen und Erstattungen');
+    expect(order.body).toContain('Verlauf');
+    const refund = await c.get(`${base}/orders/SOMMER-1/refund`);
+    expect(refund.body).toContain('Was erstattet wird');
+    expect(refund.body).toContain('Alles Übrige: 18,50\u00a0€');
+    // a refund form that says two things is asked again, in German, and refunds nothing
+    const nonce = /name="nonce" value="([^"]+)"/.exec(refund.body)![1]!;
+    const twice = await c.post(`${base}/orders/SOMMER-1/refund`, { scope: 'all', amount: '5', reason: '', nonce });
+    expect(twice.statusCode).toBe(422);
+    expect(twice.body).toContain('Um einen Teil zu erstatten, wählen Sie „Nur ein Betrag“');
+    expect(await t.ctx.db.selectFrom('refunds').select('id').execute()).toHaveLength(0);
+    const dash = await c.get(`${base}/dashboard`);
+    expect(dash.body).toContain('Verkäufe im Zeitverlauf');
+    expect(dash.body).toContain('Nettoumsatz');
+    const door = await c.get('/console/a/sprache/door');
+    expect(door.body).toContain('<h1>Einlass</h1>');
+    expect(door.body).toContain('Der Scanner arbeitet auch ohne Netz weiter');
+  });
+
   it('goes back to following the browser when the choice is cleared, and refuses a language it does not have', async () => {
     const c = await signedIn(anna, { 'accept-language': 'en' });
     expect(langOf((await c.get('/console/me')).body)).toBe('de');

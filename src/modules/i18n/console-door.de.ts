@@ -48,6 +48,9 @@ export const consoleDoorDe: ConsoleDoor = {
   dashboardOf: (event) => `Übersicht · ${event}`,
   kindGoods: 'Extras',
   kindDonations: 'Spenden',
+  kindSessions: 'Termine',
+  pillSoldOut: 'ausverkauft',
+  pillOffSale: 'nicht im Verkauf',
 
   doorTitle: 'Einlass',
   doorTitlePast: 'Einlass: vergangene Veranstaltungen',

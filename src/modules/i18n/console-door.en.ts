@@ -49,6 +49,9 @@ export const consoleDoorEn = {
   dashboardOf: (event: string) => `Dashboard · ${event}`,
   kindGoods: 'goods',
   kindDonations: 'donations',
+  kindSessions: 'sessions',
+  pillSoldOut: 'sold out',
+  pillOffSale: 'off sale',
 
   // the door
   doorTitle: 'Door check-in',
