@@ -107,7 +107,7 @@ export function conflictsPage(
     if (r.reason === 'not_checkable') {
       const state =
         r.ticket_status !== 'valid'
-          ? m.ticketVoid
+          ? m.conflictTicketVoid
           : r.order_status !== 'paid'
             ? m.orderWas(statusLabel(r.order_status).toLowerCase())
             : m.notOnList;

@@ -14,15 +14,18 @@ import {
   select,
   type FieldErrors,
   type Flash,
+  roleName,
 } from './console-layout.view.ts';
+import { t } from './console-lang.ts';
+import type { ConsoleMessages } from '../i18n/i18n.ts';
 
 /** The account's team (members, roles, invitations) and its API tokens, as owners manage them. */
 
-const ROLE_TEXT: Record<Role, string> = {
-  owner: 'Owner: everything, including team, tokens and payment settings',
-  manager: 'Manager: events, orders, refunds, reports, themes',
-  door: 'Door: check-in only',
-  viewer: 'Viewer: read-only',
+const ROLE_TEXT: Record<Role, (m: ConsoleMessages) => string> = {
+  owner: (m) => m.roleTextOwner,
+  manager: (m) => m.roleTextManager,
+  door: (m) => m.roleTextDoor,
+  viewer: (m) => m.roleTextViewer,
 };
 
 export type TeamData = Awaited<ReturnType<typeof teamOf>>;
@@ -33,31 +36,32 @@ export function teamPage(
   opts: { errors?: FieldErrors; values?: Record<string, string>; flash: Flash | null },
 ): string {
   const base = `/console/a/${encodeURIComponent(viewer.account!.slug)}`;
-  const roleOptions = ROLES.map((r) => ({ value: r, label: r }));
+  const roleOptions = ROLES.map((r) => ({ value: r, label: roleName(r) }));
+  const tm = t();
   return consolePage({
-    title: 'Team',
+    title: tm.team,
     viewer,
     active: 'team',
     flash: opts.flash,
-    body: html`<div class="table-wrap" tabindex="0" role="region" aria-label="Team">
+    body: html`<div class="table-wrap" tabindex="0" role="region" aria-label="${tm.team}">
             <table>
               <thead>
-                <tr><th scope="col">Person</th><th scope="col">Role</th><th scope="col"><span class="muted">Change</span></th></tr>
+                <tr><th scope="col">${tm.person}</th><th scope="col">${tm.role}</th><th scope="col"><span class="muted">${tm.change}</span></th></tr>
               </thead>
               <tbody>
                 ${members.map(
                   (m) => html`<tr>
-                    <td>${m.name || m.email}<div class="muted">${m.email}${m.totp_enabled ? ' · two-step sign-in' : ''}</div></td>
-                    <td>${m.role}</td>
+                    <td>${m.name || m.email}<div class="muted">${m.email}${m.totp_enabled ? tm.withTwoStep : ''}</div></td>
+                    <td>${roleName(m.role)}</td>
                     <td>
                       <form method="post" action="${base}/team/${m.id}" class="actions">
                         ${hiddenCsrf(viewer.csrf)}
-                        <label class="muted" for="role-${m.id}">Role for ${m.email}</label>
+                        <label class="muted" for="role-${m.id}">${tm.roleFor(m.email)}</label>
                         <select id="role-${m.id}" name="role">
                           ${roleOptions.map((o) => html`<option value="${o.value}" ${o.value === m.role ? 'selected' : ''}>${o.label}</option>`)}
-                          <option value="remove">remove from the team</option>
+                          <option value="remove">${tm.removeFromTeam}</option>
                         </select>
-                        <button type="submit" class="secondary">Apply</button>
+                        <button type="submit" class="secondary">${tm.apply}</button>
                       </form>
                     </td>
                   </tr>`,
@@ -67,23 +71,23 @@ export function teamPage(
           </div>
           ${
             pending.length
-              ? html`<h2>Invited</h2>
+              ? html`<h2>${tm.invited}</h2>
                 <ul>
-                  ${pending.map((p) => html`<li>${p.email} (${p.role})</li>`)}
+                  ${pending.map((p) => html`<li>${p.email} (${roleName(p.role)})</li>`)}
                 </ul>`
               : ''
           }
           <form method="post" action="${base}/team" class="card">
-            <h2>Invite someone</h2>
+            <h2>${tm.inviteSomeone}</h2>
             ${hiddenCsrf(viewer.csrf)}
             <div class="grid">
-              ${field({ name: 'email', label: 'Email', type: 'email', required: true, value: opts.values?.email, errors: opts.errors })}
-              ${select({ name: 'role', label: 'Role', value: opts.values?.role ?? 'manager', options: roleOptions, errors: opts.errors })}
+              ${field({ name: 'email', label: tm.email, type: 'email', required: true, value: opts.values?.email, errors: opts.errors })}
+              ${select({ name: 'role', label: tm.role, value: opts.values?.role ?? 'manager', options: roleOptions, errors: opts.errors })}
             </div>
             <ul class="muted">
-              ${ROLES.map((r) => html`<li>${ROLE_TEXT[r]}</li>`)}
+              ${ROLES.map((r) => html`<li>${ROLE_TEXT[r](tm)}</li>`)}
             </ul>
-            <button type="submit">Send the invitation</button>
+            <button type="submit">${tm.sendInvitation}</button>
           </form>`,
   });
 }
@@ -96,37 +100,38 @@ export function tokensPage(
   opts: { secret?: string; errors?: FieldErrors; flash: Flash | null },
 ): string {
   const base = `/console/a/${encodeURIComponent(viewer.account!.slug)}`;
+  const m = t();
   return consolePage({
-    title: 'API tokens',
+    title: m.apiTokens,
     viewer,
     active: 'tokens',
     flash: opts.flash,
     body: html`${
       opts.secret
         ? html`<div class="card" role="status">
-                <h2>Your new token</h2>
-                <p>Copy it now: it is shown this once only.</p>
+                <h2>${m.newToken}</h2>
+                <p>${m.copyNow}</p>
                 <code class="secret">${opts.secret}</code>
               </div>`
         : ''
     }
-          <div class="table-wrap" tabindex="0" role="region" aria-label="API tokens">
+          <div class="table-wrap" tabindex="0" role="region" aria-label="${m.apiTokens}">
             <table>
               <thead>
                 <tr>
-                  <th scope="col">Name</th><th scope="col">Capabilities</th><th scope="col">Events</th><th scope="col">Last used</th
-                  ><th scope="col"><span class="muted">Revoke</span></th>
+                  <th scope="col">${m.tokenName}</th><th scope="col">${m.capabilities}</th><th scope="col">${m.tokenEvents}</th><th scope="col">${m.lastUsed}</th
+                  ><th scope="col"><span class="muted">${m.revoke}</span></th>
                 </tr>
               </thead>
               <tbody>
                 ${tokens.map(
-                  (t) => html`<tr>
-                    <td>${t.name}</td>
-                    <td>${t.capabilities.join(', ') || '(none)'}</td>
-                    <td>${t.events ? t.events.join(', ') : 'all'}</td>
-                    <td>${t.last_used_at ? whenUtc(t.last_used_at) : 'never'}</td>
+                  (tk) => html`<tr>
+                    <td>${tk.name}</td>
+                    <td>${tk.capabilities.join(', ') || m.noCapabilities}</td>
+                    <td>${tk.events ? tk.events.join(', ') : m.allEvents}</td>
+                    <td>${tk.last_used_at ? whenUtc(tk.last_used_at) : m.never}</td>
                     <td>
-                      ${buttonForm({ action: `${base}/tokens/${t.id}/revoke`, csrf: viewer.csrf, label: 'Revoke', kind: 'danger', ariaLabel: `Revoke ${t.name}` })}
+                      ${buttonForm({ action: `${base}/tokens/${tk.id}/revoke`, csrf: viewer.csrf, label: m.revoke, kind: 'danger', ariaLabel: m.revokeNamed(tk.name) })}
                     </td>
                   </tr>`,
                 )}
@@ -134,19 +139,19 @@ export function tokensPage(
             </table>
           </div>
           <form method="post" action="${base}/tokens" class="card">
-            <h2>Create a token</h2>
-            ${hiddenCsrf(viewer.csrf)} ${field({ name: 'name', label: 'Name', required: true, errors: opts.errors, hint: 'Who or what uses it, e.g. "Box office sync".' })}
+            <h2>${m.createToken}</h2>
+            ${hiddenCsrf(viewer.csrf)} ${field({ name: 'name', label: m.tokenName, required: true, errors: opts.errors, hint: m.tokenNameHint })}
             <fieldset class="field">
-              <legend>Capabilities</legend>
+              <legend>${m.capabilities}</legend>
               ${CAPABILITIES.map((c) => checkbox({ name: 'capabilities', value: c, label: c, checked: false, id: `cap-${c}` }))}
               ${opts.errors?.capabilities ? html`<p class="error">${opts.errors.capabilities.join('; ')}</p>` : ''}
             </fieldset>
             <fieldset class="field">
-              <legend>Events</legend>
-              <p class="hint">None ticked: every event, including future ones.</p>
+              <legend>${m.tokenEvents}</legend>
+              <p class="hint">${m.everyEvent}</p>
               ${events.map((e) => checkbox({ name: 'events', value: e.slug, label: e.name, checked: false, id: `ev-${e.slug}` }))}
             </fieldset>
-            <button type="submit">Create the token</button>
+            <button type="submit">${m.createTokenButton}</button>
           </form>`,
   });
 }

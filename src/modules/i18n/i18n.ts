@@ -1,5 +1,7 @@
 import { formatMoney, minorDigits } from '../../platform/money.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
+import { consoleAdminDe } from './console-admin.de.ts';
+import { consoleAdminEn, type ConsoleAdmin } from './console-admin.en.ts';
 import { consoleDoorDe } from './console-door.de.ts';
 import { consoleDoorEn, type ConsoleDoor } from './console-door.en.ts';
 import { consoleEventsDe } from './console-events.de.ts';
@@ -28,14 +30,14 @@ export const LANGS = Object.keys(CATALOGUES) as Lang[];
  * The organiser console's messages, in the same languages as the buyer's (a catalogue per
  * language, in parts by area; the parts' keys never overlap, which the tests check).
  */
-export type ConsoleMessages = ConsoleFrame & ConsoleEvents & ConsoleOrders & ConsoleDoor;
+export type ConsoleMessages = ConsoleFrame & ConsoleEvents & ConsoleOrders & ConsoleDoor & ConsoleAdmin;
 export const CONSOLE_PARTS = {
-  en: [consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn],
-  de: [consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe],
+  en: [consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn],
+  de: [consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe],
 } as const satisfies Record<Lang, readonly object[]>;
 export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
-  en: { ...consoleFrameEn, ...consoleEventsEn, ...consoleOrdersEn, ...consoleDoorEn },
-  de: { ...consoleFrameDe, ...consoleEventsDe, ...consoleOrdersDe, ...consoleDoorDe },
+  en: { ...consoleFrameEn, ...consoleEventsEn, ...consoleOrdersEn, ...consoleDoorEn, ...consoleAdminEn },
+  de: { ...consoleFrameDe, ...consoleEventsDe, ...consoleOrdersDe, ...consoleDoorDe, ...consoleAdminDe },
 };
 
 export interface Locale {
