@@ -211,7 +211,7 @@ export const de: Messages = {
   invoices: 'Rechnungen',
   invoiceAddress: 'Rechnungsadresse',
   invoiceAddressHint: 'Für eine Rechnung auf Sie oder Ihr Unternehmen.',
-  invoiceAddressOptional: 'optional',
+  invoiceAddressOptional: 'freiwillig',
   company: 'Firma',
   street: 'Straße und Hausnummer',
   postcode: 'PLZ',
