@@ -9,7 +9,8 @@ import {
   type EventConfig,
   type EventDocument,
 } from '../events/event-config.service.ts';
-import { getEventId, hasOrders } from '../events/events.service.ts';
+import { getEventId, getEventSummaries, hasOrders } from '../events/events.service.ts';
+import { freeKey, slugify } from './derived-keys.ts';
 
 /** What the console's "Generate codes" form asks for. */
 export interface GenerateCodes {
@@ -52,6 +53,12 @@ export async function documentProblems(
     if (err instanceof AppError && err.fields) return err.fields;
     throw err;
   }
+}
+
+/** An address for a new event made from its name, free among the account's events ("summer-night-2"). */
+export async function freeEventSlug(ctx: AppContext, accountId: number, name: string): Promise<string> {
+  const taken = new Set((await getEventSummaries(ctx, accountId)).map((e) => e.slug));
+  return freeKey(slugify(name) || 'event', taken);
 }
 
 /** Random discount codes for an event, written by the discounts module. */

@@ -4,8 +4,7 @@ import { duplicateEvent, putEventConfig, type EventDocument } from '../events/ev
 import { getEventSummaries } from '../events/events.service.ts';
 import { fromLocalInput } from './catalogue-form.ts';
 import { can, checkForm, requireRole, viewerOf, type Viewer, CONSOLE_FORM, CONSOLE_PAGE, send, see } from './console.http.ts';
-import { documentProblems, eventHasOrders, loadEventConfig } from './console-events.service.ts';
-import { freeKey, slugify } from './derived-keys.ts';
+import { documentProblems, eventHasOrders, freeEventSlug, loadEventConfig } from './console-events.service.ts';
 import { lifecycleCard, lifecycleFlash } from './console-lifecycle.view.ts';
 import { accountBase, eventDetailsPage, eventListPage, newEventPage, STALE } from './console-events.view.ts';
 import { flashOf, type FieldErrors, type Flash } from './console-layout.view.ts';
@@ -44,10 +43,7 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
     const again = (errs: FieldErrors, status: number) => send(reply, newEventPage({ viewer, doc, errors: errs }), status);
     // the address is made from the name unless the organiser gave one
     const derived = !doc.slug;
-    if (derived && doc.name) {
-      const taken = new Set((await getEventSummaries(ctx, viewer.account!.id)).map((e) => e.slug));
-      doc.slug = freeKey(slugify(doc.name) || 'event', taken);
-    }
+    if (derived && doc.name) doc.slug = await freeEventSlug(ctx, viewer.account!.id, doc.name);
     if (!derived && !EVENT_SLUG.test(doc.slug!)) errors.slug = ['use lowercase letters, digits and dashes'];
     // a new event starts as a draft: buyers see it once it is published (contract section 11)
     const draft = { ...doc, status: 'draft' as const, ticket_types: [] };
@@ -139,10 +135,7 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
     const current = await loadEventConfig(ctx, viewer.account!.id, request.params.event);
     const name = form.name?.trim() || current.document.name;
     let slug = (form.slug ?? '').trim();
-    if (!slug) {
-      const taken = new Set((await getEventSummaries(ctx, viewer.account!.id)).map((e) => e.slug));
-      slug = freeKey(slugify(name) || 'event', taken);
-    }
+    if (!slug) slug = await freeEventSlug(ctx, viewer.account!.id, name);
     const fail = (msg: string, status: number) =>
       details(request, reply, viewer, {
         errors: { dup: [msg] },
