@@ -1,12 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium, screenshotBoth, seriousViolations, SHOTS, watchCsp } from './chromium.ts';
 import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
+import { pdfText } from '../pdf-reader.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
 
 /** A business buyer gives an invoice address at checkout and gets the invoice, in Debian's Chromium. */
@@ -52,16 +49,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-function pdfText(pdf: Buffer): string {
-  const file = path.join(os.tmpdir(), `admit-inv-${process.pid}-${Date.now()}.pdf`);
-  fs.writeFileSync(file, pdf);
-  try {
-    return execFileSync('pdftotext', ['-enc', 'UTF-8', '-layout', file, '-'], { encoding: 'utf8' });
-  } finally {
-    fs.rmSync(file, { force: true });
-  }
-}
-
 describe('invoice at checkout', () => {
   it('fills the invoice address, pays, finds the invoice on the order page; reverse charge on the receipt and in the PDF', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
@@ -82,8 +69,13 @@ describe('invoice at checkout', () => {
     await screenshotBoth(page, 'invoice-checkout');
     await page.getByRole('button', { name: 'Continue to payment' }).click();
     await page.waitForURL(/\/pay\//);
-    // reverse charge: the receipt shows no VAT in the total, as the invoice does not
-    expect(await page.locator('.admit-receipt tfoot').textContent()).not.toMatch(/includes/);
+    // reverse charge: the business pays the net price (18.50 less its 1.68 VAT, less 20 %), and the
+    // receipt shows no VAT in the total, as the invoice does not, but the legal note
+    const foot = await page.locator('.admit-receipt tfoot').textContent();
+    expect(foot).not.toMatch(/includes/);
+    expect(foot).toMatch(/Total\s+€13\.46/);
+    expect(foot).toContain('Reverse charge');
+    await screenshotBoth(page, 'invoice-pay-reverse-charge');
     await page.getByRole('button', { name: /Pay/ }).click();
     await page.waitForURL(/\/o\//);
     const link = page.getByRole('link', { name: 'Invoice RE2026-1' });
@@ -92,10 +84,10 @@ describe('invoice at checkout', () => {
     await screenshotBoth(page, 'invoice-order-page');
     const pdf = await page.request.get(`${base}${await link.getAttribute('href')}`);
     expect(pdf.headers()['content-type']).toBe('application/pdf');
-    const text = pdfText(await pdf.body());
+    const text = await pdfText(await pdf.body());
     // an Austrian business with a VAT ID buying from a German issuer: reverse charge, no VAT
     expect(text).toContain('Reverse charge');
-    expect(text).toMatch(/Total\s+€14\.80/);
+    expect(text).toMatch(/Total\s+€13\.46/);
     // the PDF opens in Chromium's own viewer (not a download, not an error page)
     const viewer = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     let opened: string;

@@ -1,26 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, seriousViolations, SHOTS, watchCsp } from './chromium.ts';
 import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
+import { pdfText } from '../pdf-reader.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
 
 /** A person buying on the event page, an audience page and a portal, in Debian's Chromium. */
-
-/** The text of a PDF, by poppler's pdftotext (CI installs poppler-utils with Chromium). */
-function pdfText(pdf: Buffer): string {
-  const file = path.join(os.tmpdir(), `admit-${process.pid}-${Date.now()}.pdf`);
-  fs.writeFileSync(file, pdf);
-  try {
-    return execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
-  } finally {
-    fs.rmSync(file, { force: true });
-  }
-}
 
 let t: TestApp;
 let browser: Browser;
@@ -133,7 +119,7 @@ describe('a person buying', () => {
       `${base}${await page.getByRole('link', { name: 'Download tickets (PDF)' }).getAttribute('href')}`,
     );
     expect(pdf.headers()['content-type']).toBe('application/pdf');
-    const text = pdfText(await pdf.body());
+    const text = await pdfText(await pdf.body());
     expect(text).toContain('Harbour Fest');
     expect(text).toContain('Ada Lovelace');
     expect(o.tickets).toHaveLength(2);
@@ -239,7 +225,7 @@ describe('a person buying', () => {
     const pdf = await page.request.get(
       `${base}${await page.getByRole('link', { name: 'Tickets herunterladen (PDF)' }).getAttribute('href')}`,
     );
-    const text = pdfText(await pdf.body());
+    const text = await pdfText(await pdf.body());
     expect(text).toContain('Jürgen Weiß');
     expect(text).toContain('Bestellung');
     expect(text).toContain('Zeigen Sie diesen Code am Eingang.');

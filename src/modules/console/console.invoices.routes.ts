@@ -5,6 +5,7 @@ import { invoicingProblems, readInvoicing, saveInvoicing } from '../accounts/inv
 import { documentPdf, documentXml, listInvoices, orderDocument } from '../invoices/invoices.service.ts';
 import { readInvoiceAddress } from '../orders/invoice-address.ts';
 import { reissueWithAddress } from '../orders/invoice-reissue.service.ts';
+import type { Flash } from './console-layout.view.ts';
 import { orderOnDesk } from '../orders/order-desk.service.ts';
 import {
   checkForm,
@@ -36,6 +37,12 @@ function fieldsOf(problems: string[]): FieldErrors {
 }
 
 /** The account's invoicing settings (owners), and an order's invoices on the order desk. */
+/** What the invoices page says after a form redirected back to it (`?done=`). */
+const INVOICE_DONE: Record<string, Flash> = {
+  reissued: { kind: 'ok', text: 'The invoice was cancelled by a credit note and issued again.' },
+  issued: { kind: 'ok', text: 'The invoice was issued.' },
+};
+
 export async function consoleInvoicesRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
@@ -99,10 +106,8 @@ export async function consoleInvoicesRoutes(app: FastifyInstance): Promise<void>
         invoices,
         address: d.order.invoice_address,
         write: can(viewer, 'orders.write'),
-        flash:
-          (request.query as Record<string, string>).done === 'reissued'
-            ? { kind: 'ok', text: 'The invoice was cancelled by a credit note and issued again.' }
-            : null,
+        paid: d.order.status === 'paid',
+        flash: INVOICE_DONE[(request.query as Record<string, string>).done ?? ''] ?? null,
         ...opts,
       }),
       opts.status ?? 200,
@@ -143,8 +148,9 @@ export async function consoleInvoicesRoutes(app: FastifyInstance): Promise<void>
       const d = await deskOrder(request, viewer);
       const read = readInvoiceAddress(form);
       if (!read.address) return page(request, reply, viewer, { errors: read.fields, form, status: 422 });
+      let done: 'reissued' | 'issued';
       try {
-        await reissueWithAddress(ctx, d.order, read.address, viewer.session.email);
+        done = (await reissueWithAddress(ctx, d.order, read.address, viewer.session.email)).credit ? 'reissued' : 'issued';
       } catch (err) {
         if (err instanceof AppError && err.kind === 'conflict')
           return page(request, reply, viewer, { errors: { name: [err.message] }, form, status: 409 });
@@ -152,7 +158,7 @@ export async function consoleInvoicesRoutes(app: FastifyInstance): Promise<void>
       }
       return see(
         reply,
-        `${eventBase(viewer, request.params.event)}/orders/${encodeURIComponent(d.order.ref)}/invoices?done=reissued`,
+        `${eventBase(viewer, request.params.event)}/orders/${encodeURIComponent(d.order.ref)}/invoices?done=${done}`,
       );
     },
   );

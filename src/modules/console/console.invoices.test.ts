@@ -26,7 +26,10 @@ beforeAll(async () => {
       events: [
         makeEvent({
           slug: 'gig',
-          ticket_types: [{ key: 'ga', name: 'General', price: 11900, capacity: 100, tax_rate_bp: 1900 }],
+          ticket_types: [
+            { key: 'ga', name: 'General', price: 11900, capacity: 100, tax_rate_bp: 1900 },
+            { key: 'guest', name: 'Guest', price: 0, capacity: 100 },
+          ],
         }),
       ],
     }),
@@ -132,12 +135,14 @@ describe('console invoicing', () => {
     expect(docs.map((d) => [d.number, d.kind, Number(d.total_cents), Number(d.vat_cents), d.canceled_at !== null])).toEqual([
       ['G2026-1', 'invoice', 11900, 1900, true],
       ['G2026-2', 'credit_note', 11900, 1900, false],
-      // a Swedish business from a German issuer: reverse charge
-      ['G2026-3', 'invoice', 11900, 0, false],
+      // a Swedish business, named after payment: the order was charged VAT and the invoice says so
+      // (reverse charge is priced at checkout, pricing.ts)
+      ['G2026-3', 'invoice', 11900, 1900, false],
     ]);
     const xml = await c.get(`${base}/events/gig/orders/${ref}/invoices/G2026-3.xml`);
-    validateCii(xml.body);
-    expect(xml.body).toContain('VATEX-EU-AE');
+    await validateCii(xml.body);
+    expect(xml.body).toContain('Acme AB');
+    expect(xml.body).not.toContain('VATEX-EU-AE');
     // a bad address changes nothing
     const bad = await c.post(`${base}/events/gig/orders/${ref}/invoices/reissue`, {
       name: 'Ada',
@@ -149,6 +154,40 @@ describe('console invoicing', () => {
     });
     expect(bad.statusCode).toBe(422);
     expect(await t.ctx.db.selectFrom('invoices').select('id').execute()).toHaveLength(3);
+  });
+
+  it('a free order has no invoice until staff issue one on request', async () => {
+    const tid = (await t.ctx.db.selectFrom('ticket_types').select('id').where('key', '=', 'guest').executeTakeFirstOrThrow()).id;
+    const res = await t.call(a.tokens.all, {
+      method: 'POST',
+      url: '/api/v1/events/gig/orders',
+      payload: { items: [{ ticket_type_id: tid, quantity: 1 }], email: 'guest@example.org' },
+    });
+    const ref = res.json().ref as string;
+    const c = await signedIn(manager, '10.8.0.6');
+    const page = await c.get(`${base}/events/gig/orders/${ref}/invoices`);
+    expect(page.body).toContain('No invoice was issued for this order.');
+    expect(page.body).toContain('Issue an invoice');
+    const before = (await t.ctx.db.selectFrom('invoices').select('number').execute()).length;
+    const issued = await c.post(`${base}/events/gig/orders/${ref}/invoices/reissue`, {
+      name: 'Grace Hopper',
+      street: 'Weg 1',
+      postcode: '10115',
+      city: 'Berlin',
+      country: 'DE',
+    });
+    expect(issued.statusCode, issued.body.slice(0, 300)).toBe(303);
+    expect(issued.headers.location).toMatch(/done=issued$/);
+    const after = await c.get(issued.headers.location as string);
+    expect(after.body).toContain('The invoice was issued.');
+    const docs = await t.ctx.db
+      .selectFrom('invoices as i')
+      .innerJoin('orders as o', 'o.id', 'i.order_id')
+      .select(['i.kind', 'i.total_cents'])
+      .where('o.ref', '=', ref)
+      .execute();
+    expect(docs).toEqual([{ kind: 'invoice', total_cents: 0 }]);
+    expect((await t.ctx.db.selectFrom('invoices').select('number').execute()).length).toBe(before + 1);
   });
 
   it("a viewer sees and downloads but cannot re-issue; a forged CSRF token is refused; another order's number is 404", async () => {

@@ -56,6 +56,8 @@ export function orderInvoicesPage(v: {
   invoices: InvoiceListing[];
   address: InvoiceAddress | null;
   write: boolean;
+  /** paid: an order without an invoice (free, or paid before invoicing was on) may get one */
+  paid: boolean;
   errors?: FieldErrors;
   form?: Record<string, string>;
   flash: Flash | null;
@@ -88,10 +90,15 @@ export function orderInvoicesPage(v: {
         : html`<p class="muted">No invoice was issued for this order.</p>`
     }
     ${
-      v.write && standing
+      v.write && (standing || v.paid)
         ? html`<form method="post" action="${here}/invoices/reissue" class="card">
-            <h2>Correct the address and issue again</h2>
-            <p>The invoice is cancelled by a credit note and a new one issued with this address; both get new numbers.</p>
+            ${
+              standing
+                ? html`<h2>Correct the address and issue again</h2>
+                    <p>The invoice is cancelled by a credit note and a new one issued with this address; both get new numbers.</p>`
+                : html`<h2>Issue an invoice</h2>
+                    <p>This order has none: it was free, or paid before the account issued invoices. Issue one now, made out to this address.</p>`
+            }
             ${hiddenCsrf(v.viewer.csrf)}
             ${field({ name: 'company', label: 'Company', value: val('company'), errors: v.errors })}
             ${field({ name: 'name', label: 'Name', value: val('name'), errors: v.errors })}
@@ -100,7 +107,7 @@ export function orderInvoicesPage(v: {
             ${field({ name: 'city', label: 'City', value: val('city'), errors: v.errors })}
             ${field({ name: 'country', label: 'Country (ISO code)', value: val('country'), errors: v.errors })}
             ${field({ name: 'vat_id', label: 'VAT ID', value: val('vat_id'), errors: v.errors })}
-            <button type="submit">Issue again</button>
+            <button type="submit">${standing ? 'Issue again' : 'Issue the invoice'}</button>
           </form>`
         : ''
     }`;

@@ -78,6 +78,10 @@ function activityText(a: DeskActivity, currency: string): string {
       return m.actLateDue;
     case 'late_payment_refunded':
       return m.actLateRefunded;
+    case 'invoice_requested':
+      return m.actInvoiceRequested(String(d.invoice ?? ''), d.by === 'buyer');
+    case 'invoice_reissued':
+      return m.actInvoiceReissued(typeof d.credit === 'string' ? d.credit : '', typeof d.invoice === 'string' ? d.invoice : '');
     case 'resent':
       return d.sent === 'pay_link' ? m.actPayLinkResent : m.actTicketsResent;
     case 'checked_in':

@@ -78,6 +78,14 @@ export const consoleOrdersDe: ConsoleOrders = {
   actReason: (reason) => `. Grund: ${reason}`,
   actLateDue: 'Eine verspätete Zahlung ist eingegangen: Sie ist zu erstatten',
   actLateRefunded: 'Die verspätete Zahlung wurde erstattet',
+  actInvoiceRequested: (number: string, byBuyer: boolean) =>
+    byBuyer
+      ? `Die Käuferin oder der Käufer hat eine Rechnung angefordert: ${number}`
+      : `Rechnung ${number} auf Anfrage ausgestellt`,
+  actInvoiceReissued: (credit: string, invoice: string) =>
+    credit
+      ? `Rechnung korrigiert: Gutschrift ${credit}${invoice ? `, neue Rechnung ${invoice}` : ''}`
+      : `Rechnung ${invoice} ausgestellt`,
   actPayLinkResent: 'Zahlungslink erneut gesendet',
   actTicketsResent: 'Tickets erneut gesendet',
   actCheckedIn: (ticket, list) => `${ticket} eingelassen an ${list}`,

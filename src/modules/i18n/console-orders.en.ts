@@ -83,6 +83,10 @@ export const consoleOrdersEn = {
   actReason: (reason: string) => `. Reason: ${reason}`,
   actLateDue: 'A late payment came in: its refund is due',
   actLateRefunded: 'The late payment was refunded',
+  actInvoiceRequested: (number: string, byBuyer: boolean) =>
+    byBuyer ? `The buyer asked for an invoice: ${number}` : `Invoice ${number} issued on request`,
+  actInvoiceReissued: (credit: string, invoice: string) =>
+    credit ? `Invoice corrected: credit note ${credit}${invoice ? `, new invoice ${invoice}` : ''}` : `Invoice ${invoice} issued`,
   actPayLinkResent: 'Pay link sent again',
   actTicketsResent: 'Tickets sent again',
   actCheckedIn: (ticket: string, list: string) => `Checked in ${ticket} at ${list}`,

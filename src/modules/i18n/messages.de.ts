@@ -221,6 +221,12 @@ export const de: Messages = {
   fillIn: 'Bitte ausfüllen',
   notACountry: 'Bitte das Kürzel eines Landes mit zwei Buchstaben angeben, z. B. DE oder AT',
   notAVatId: 'Das ist keine USt-IdNr. des angegebenen Landes (Länderpräfix prüfen, z. B. DE123456789)',
+  invoiceRequestTitle: 'Brauchen Sie eine Rechnung?',
+  invoiceRequestHint:
+    'Der Veranstalter stellt sie auf Anfrage aus. Geben Sie die Adresse an, auf die sie lauten soll, oder lassen Sie sie leer für eine Rechnung auf den Namen der Bestellung.',
+  invoiceRequestHintBusiness:
+    'Der Veranstalter stellt sie auf Anfrage an Unternehmen aus: Geben Sie die Adresse an, auf die sie lauten soll.',
+  invoiceRequestButton: 'Rechnung anfordern',
   invoice: 'Rechnung',
   creditNote: 'Rechnungskorrektur (Gutschrift)',
   invoiceNo: 'Rechnungsnummer',

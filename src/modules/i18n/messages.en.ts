@@ -226,6 +226,11 @@ export const en = {
   fillIn: 'Fill this in',
   notACountry: 'Enter the two-letter code of a country, e.g. DE or FR',
   notAVatId: "This is not a VAT ID of the country given (check the country's prefix, e.g. DE123456789)",
+  invoiceRequestTitle: 'Need an invoice?',
+  invoiceRequestHint:
+    'The organiser makes one out on request. Give the address it should name, or leave the address empty for an invoice in the name on the order.',
+  invoiceRequestHintBusiness: 'The organiser makes one out on request to a business: give the address it should name.',
+  invoiceRequestButton: 'Request the invoice',
   invoice: 'Invoice',
   creditNote: 'Credit note',
   invoiceNo: 'Invoice no.',

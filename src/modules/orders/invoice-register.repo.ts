@@ -91,14 +91,19 @@ const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
 /**
  * Issues the invoice of a paid order, when its account issues invoices (and, with
- * `business_only`, the buyer gave an invoice address); a free order gets none. Idempotent: an
- * order with a standing invoice keeps it. Call it last in the transaction that marks the order
- * paid: the counter's row lock is held from here to the commit.
+ * `business_only`, the buyer gave an invoice address); a free order gets one only `onRequest`
+ * (contract section 14). Idempotent: an order with a standing invoice keeps it. Call it last in
+ * the transaction that marks the order paid: the counter's row lock is held from here to the commit.
  */
-export async function issueInvoice(trx: Db, orderId: number, at: Date): Promise<IssuedDocument | null> {
+export async function issueInvoice(
+  trx: Db,
+  orderId: number,
+  at: Date,
+  opts: { onRequest?: boolean } = {},
+): Promise<IssuedDocument | null> {
   const o = await orderFacts(trx, orderId);
   const inv = o?.invoicing;
-  if (!o || !inv?.enabled || Number(o.total_cents) <= 0) return null;
+  if (!o || !inv?.enabled || (Number(o.total_cents) <= 0 && !opts.onRequest)) return null;
   if (inv.business_only && !o.invoice_address) return null;
   const standing = await trx
     .selectFrom('invoices')
@@ -123,7 +128,10 @@ export async function issueInvoice(trx: Db, orderId: number, at: Date): Promise<
       .orderBy('d.position')
       .execute(),
   ]);
-  const reverse = isReverseCharge(inv.issuer.country, o.invoice_address);
+  // reverse charge is decided where the price is made: the checkout charged such a buyer the net
+  // price (pricing.ts). An address given after payment names the buyer; it never turns VAT that
+  // was charged into none.
+  const reverse = isReverseCharge(inv.issuer.country, o.invoice_address) && lines.every((l) => l.tax_rate_bp === 0);
   const a = chargedAmounts(lines, discounts, o.tax_mode, { reverseCharge: reverse });
   const content: InvoiceContent = {
     issuer: inv.issuer,
@@ -280,8 +288,21 @@ export async function reissueInvoice(
     .executeTakeFirst();
   if (standing && (await creditedSoFar(trx, standing.id)) > 0) return 'credited';
   const credit = await issueCreditNote(trx, orderId, 'rest', at, { reason: 'reissue' });
-  const invoice = await issueInvoice(trx, orderId, at);
+  // staff asked for it: a free order, or one paid before invoicing was on, gets its invoice too
+  const invoice = await issueInvoice(trx, orderId, at, { onRequest: true });
   return { credit, invoice };
+}
+
+/** Whether the order has an invoice standing (issued, not replaced by a re-issue). */
+export async function hasStandingInvoice(db: Db, orderId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('invoices')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('kind', '=', 'invoice')
+    .where('canceled_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** An order's invoices and credit notes, oldest first. */

@@ -5,6 +5,8 @@ import type { Answer, InvoiceAddress, ItemAnswer } from '../../platform/db/schem
 import { formatMoney } from '../../platform/money.ts';
 import type { EventRow } from '../events/events.repo.ts';
 import { isBuyerVisible } from '../events/event-listings.service.ts';
+import { readInvoicing } from '../accounts/invoicing.service.ts';
+import { isReverseCharge } from '../accounts/vat-ids.ts';
 import { notFound } from '../../platform/errors.ts';
 import { isForeignKeyViolation } from '../../platform/db/pg-errors.ts';
 import { buildLines, inventoryNames, seatWants, type BasketRequest } from './build-lines.ts';
@@ -20,7 +22,7 @@ import {
   salesClosed,
   salesNotStarted,
 } from './orders.errors.ts';
-import { cardMinimum, orderTotals, type PricedLine } from './pricing.ts';
+import { cardMinimum, orderTotals, reverseChargeLines, type PricedLine } from './pricing.ts';
 import { writeOfferOrder, writeOrder, type OrderRow, type PreparedOrder } from './order-writer.repo.ts';
 import { logOrder } from './order-state.repo.ts';
 import { unitsByInventory } from '../inventory/stock.repo.ts';
@@ -159,7 +161,11 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
   });
   if (oversized.length) await refuseOversized(ctx, input.accountId, oversized, built, now);
   const seats = seatWants(input, catalogue, built);
-  const lines = input.comp ? built.map((l) => ({ ...l, unit_price_cents: 0, total_cents: 0, tax_cents: 0 })) : built;
+  const lines = input.comp
+    ? built.map((l) => ({ ...l, unit_price_cents: 0, total_cents: 0, tax_cents: 0 }))
+    : (await reverseCharged(ctx, input))
+      ? reverseChargeLines(built, event.tax_mode)
+      : built;
   const problem = boundsProblem(lines, event.tax_mode, currency);
   if (problem !== null) await refuseOutOfBounds(ctx, input.accountId, lines, problem, now);
   const codes: AppliedCode[] =
@@ -217,4 +223,14 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
     ...(input.comp ? { note: { comp: true, reason: input.comp.reason, by: input.comp.by } } : {}),
     now,
   };
+}
+
+/**
+ * Whether the buyer's invoice address makes the order reverse charge: only an address with a VAT
+ * ID can, so the account's settings are read only then (a small share of orders).
+ */
+async function reverseCharged(ctx: AppContext, input: PlaceOrderInput): Promise<boolean> {
+  if (!input.invoiceAddress?.vat_id) return false;
+  const invoicing = await readInvoicing(ctx.db, input.accountId);
+  return Boolean(invoicing?.enabled) && isReverseCharge(invoicing!.issuer.country, input.invoiceAddress);
 }

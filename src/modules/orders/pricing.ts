@@ -76,6 +76,22 @@ export function priceLine(base: Omit<PricedLine, 'total_cents' | 'tax_cents'>, t
 }
 
 /**
+ * A reverse-charge buyer (contract section 14: a business with a VAT ID in another EU country)
+ * owes no VAT to the seller, so it pays the net price: in a tax-inclusive event each unit price
+ * less the VAT it includes (taken per unit, so a line stays unit price × quantity), in a
+ * tax-exclusive event the price without the tax on top. Lines carry no tax and rate 0 from here,
+ * so codes, totals, reports and the invoice all start from the net figures.
+ */
+export function reverseChargeLines(lines: readonly PricedLine[], taxMode: 'inclusive' | 'exclusive'): PricedLine[] {
+  return lines.map((l) => {
+    if (l.tax_rate_bp === 0) return l;
+    const unit =
+      taxMode === 'inclusive' ? l.unit_price_cents - lineTax(l.unit_price_cents, l.tax_rate_bp, 'inclusive') : l.unit_price_cents;
+    return { ...l, unit_price_cents: unit, total_cents: unit * l.quantity, tax_rate_bp: 0, tax_cents: 0 };
+  });
+}
+
+/**
  * Order figures (contract section 4): the subtotal is the sum of line totals plus, in a
  * tax-exclusive event, the line taxes; code discounts come off the subtotal.
  */

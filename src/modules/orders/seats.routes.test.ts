@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { pdfText } from '../../../test/pdf-reader.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { theatrePlan } from '../events/seating.fixture.ts';
 import { recordPayment } from '../payments/payments.service.ts';
@@ -137,7 +137,7 @@ describe('buying seats', () => {
     const page = await t.app.inject({ method: 'GET', url: `/o/${secret}` });
     expect(page.body).toContain('Balcony · Row 1, Seat 4');
     const pdf = await t.app.inject({ method: 'GET', url: `/o/${secret}/tickets.pdf` });
-    const text = execFileSync('pdftotext', ['-', '-'], { input: pdf.rawPayload }).toString();
+    const text = await pdfText(pdf.rawPayload);
     expect(text).toContain('Balcony · Row 1, Seat 4');
     expect(text).toContain('Balcony · Row 1, Seat 3');
     const csv = await t.call(a.tokens.all, { method: 'GET', url: '/api/v1/events/play/orders.csv?kind=attendees' });

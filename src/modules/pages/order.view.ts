@@ -42,7 +42,7 @@ export function receipt(doc: OrderDocument, loc: Locale): SafeHtml {
   const { m } = loc;
   const money = (n: number) => loc.money(n, order.currency);
   const pricedTax = lines.reduce((s, l) => s + l.tax_cents, 0);
-  // a reverse-charge buyer's invoice shows no VAT: nor does the receipt
+  // a reverse-charge buyer pays the net price (pricing.ts); the receipt, like the invoice, shows no VAT
   const reverseCharge =
     Boolean(order.invoicing?.enabled) && isReverseCharge(order.invoicing!.issuer.country, order.invoice_address);
   const charged = chargedAmounts(lines, discounts, order.tax_mode, { reverseCharge });
@@ -94,6 +94,13 @@ export function receipt(doc: OrderDocument, loc: Locale): SafeHtml {
         </td>
         <td class="num">${money(order.total_cents)}</td>
       </tr>
+      ${
+        reverseCharge
+          ? html`<tr>
+              <td colspan="4"><small class="muted">${m.reverseCharge}</small></td>
+            </tr>`
+          : ''
+      }
     </tfoot>
   </table>`;
 }

@@ -6,13 +6,16 @@ import type { Locale } from '../i18n/i18n.ts';
 import type { OrderDocument } from '../orders/order-document.repo.ts';
 import { loadPageTheme } from '../themes/page-theme.service.ts';
 import { ticketsPdf } from '../orders/ticket-pdf.view.ts';
-import { notFound } from '../../platform/errors.ts';
 import { confirmCard, loadBySecret, paySandbox, payState, startCardPayment } from './pay-order.ts';
 import { cardPageBody, notPayable, orderPageBody, pageContent, payPageBody, paymentPendingBody } from './pay.view.ts';
 import { shopRoutes } from './shop.routes.ts';
 import { html } from '../../platform/http/html.ts';
 import { buyerBase, listInvoices } from '../invoices/invoices.service.ts';
 import { invoiceLinks } from './order.view.ts';
+import { ADDRESS_KEYS, invoiceRequestForm, type InvoiceRequestView } from './invoice-request.view.ts';
+import { readAddressForm } from './address-form.ts';
+import { requestInvoice } from '../orders/invoice-reissue.service.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
 import { qrRoutes } from './qr.routes.ts';
 import { publicRoutes } from './public.routes.ts';
 import { waitlistPageRoutes } from './waitlist.routes.ts';
@@ -58,6 +61,8 @@ async function render(
   const path = new URL(reply.request.url, 'http://x').pathname.replace(/\/confirm$/, '');
   return sendPage(reply, theme.wrap(pageContent(body).value, title, frameOf(loc, path)), { status });
 }
+
+type InvoiceRequestRefusal = Pick<InvoiceRequestView, 'form' | 'fields'>;
 
 /** The order's page language: `?lang=`, the language it was bought in, the browser's, the event's. */
 const localeOf = (request: FastifyRequest, doc: OrderDocument) => pageLocale(request, doc.order.event_locale, doc.order.locale);
@@ -144,11 +149,64 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
         doc,
         loc,
         loc.m.yourOrderFor(doc.order.event_name),
-        html`${await orderPageBody(doc, loc, request.params.secret)}${invoiceLinks(
-          await listInvoices(ctx, doc.order, buyerBase(ctx, request.params.secret)),
-          loc,
-        )}`,
+        await orderPage(doc, loc, request.params.secret),
       );
+    },
+  );
+
+  /** The order page: tickets, receipt, its invoices, and "Need an invoice?" while a paid order has none. */
+  const orderPage = async (doc: OrderDocument, loc: Locale, secret: string, refused?: InvoiceRequestRefusal) => {
+    const invoices = await listInvoices(ctx, doc.order, buyerBase(ctx, secret));
+    const invoicing = doc.order.invoicing;
+    const askable =
+      invoicing?.enabled && doc.order.status === 'paid' && !invoices.some((i) => i.kind === 'invoice' && !i.canceled);
+    const request = askable
+      ? invoiceRequestForm({
+          action: `/o/${secret}/invoice`,
+          csrf: await csrfToken(ctx, `invoice:${doc.order.id}`),
+          loc,
+          businessOnly: Boolean(invoicing.business_only),
+          ...(refused ?? {}),
+        })
+      : html``;
+    return html`${await orderPageBody(doc, loc, secret)}${invoiceLinks(invoices, loc)}${request}`;
+  };
+
+  app.post<{ Params: { secret: string }; Body: Record<string, string> }>(
+    '/o/:secret/invoice',
+    {
+      config: { html: true },
+      schema: {
+        ...pageSchema('Ask for the invoice of a paid order that has none (capability URL)'),
+        body: {
+          type: 'object',
+          properties: {
+            csrf: { type: 'string', maxLength: 200 },
+            ...Object.fromEntries(ADDRESS_KEYS.map((k) => [`inv_${k}`, { type: 'string', maxLength: 400 }])),
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+    async (request, reply) => {
+      const doc = await loadBySecret(ctx, request.params.secret);
+      await verifyCsrf(ctx, request, `invoice:${doc.order.id}`, request.body?.csrf);
+      const loc = localeOf(request, doc);
+      const business = Boolean(doc.order.invoicing?.business_only);
+      const read = readAddressForm(request.body ?? {}, business ? 'required' : 'optional', loc.m);
+      const back = () => reply.code(303).header('location', `/o/${request.params.secret}`).send();
+      if (Object.keys(read.fields).length) {
+        const body = await orderPage(doc, loc, request.params.secret, { form: request.body, fields: read.fields });
+        return render(app, reply, doc, loc, loc.m.yourOrderFor(doc.order.event_name), body, 422);
+      }
+      try {
+        await requestInvoice(ctx, doc.order, read.address, 'buyer');
+      } catch (err) {
+        // asked twice (a double click, a second tab): the invoice is there
+        if (err instanceof AppError && err.code === 'already_invoiced') return back();
+        throw err;
+      }
+      return back();
     },
   );
 

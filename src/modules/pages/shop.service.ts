@@ -2,7 +2,7 @@ import { cacheOf } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import type { Answer, InvoiceAddress, ItemAnswer } from '../../platform/db/schema.ts';
-import { anyAddressField, readInvoiceAddress } from '../orders/invoice-address.ts';
+import { readAddressForm } from './address-form.ts';
 import { minorDigits } from '../../platform/money.ts';
 import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
 import { MAX_DONATION_CENTS } from '../../platform/limits.ts';
@@ -364,23 +364,7 @@ function readAddressFields(
   m: Locale['m'],
 ): InvoiceAddress | null {
   if (!shop.invoiceAddress) return null;
-  const input = {
-    company: form.inv_company,
-    name: form.inv_name,
-    street: form.inv_street,
-    postcode: form.inv_postcode,
-    city: form.inv_city,
-    country: form.inv_country,
-    vat_id: form.inv_vat_id,
-  };
-  if (shop.invoiceAddress === 'optional' && !anyAddressField(input)) return null;
-  const read = readInvoiceAddress(input);
-  for (const [k, problems] of Object.entries(read.fields)) {
-    const what = problems[0] ?? '';
-    bad(
-      `inv_${k}`,
-      what === 'is required' ? m.fillIn : k === 'country' ? m.notACountry : k === 'vat_id' ? m.notAVatId : m.checkFields,
-    );
-  }
+  const read = readAddressForm(form, shop.invoiceAddress, m);
+  for (const [k, problem] of Object.entries(read.fields)) bad(k, problem);
   return read.address;
 }
