@@ -38,6 +38,11 @@ beforeAll(async () => {
           ticket_types: [{ key: 'day', name: 'Day ticket', price: 1850, capacity: 50, tax_rate_bp: 1000 }],
           discount_codes: [{ code: 'TWENTY', percent_off: 20 }],
         }),
+        makeEvent({
+          slug: 'meetup',
+          name: 'Meetup',
+          ticket_types: [{ key: 'free', name: 'Free seat', price: 0, capacity: 50 }],
+        }),
       ],
     }),
   );
@@ -104,5 +109,39 @@ describe('invoice at checkout', () => {
     expect(refused).toEqual([]);
     await page.close();
     await viewer.close();
+  });
+
+  it('a free order: the buyer asks for an invoice on the order page and gets it', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const refused = watchCsp(page);
+    await page.goto(`${base}/e/${a.slug}/meetup`);
+    await page.getByLabel('Free seat', { exact: true }).selectOption('1');
+    await page.locator('#f-name').fill('Grace Hopper');
+    await page.locator('#f-email').fill('grace@example.org');
+    await page.getByRole('button', { name: /Get tickets|Continue|Order/ }).click();
+    await page.waitForURL(/\/o\//);
+    await page.getByText('Need an invoice?').click();
+    await page.locator('#r-inv_name').fill('Grace Hopper');
+    await page.locator('#r-inv_street').fill('Weg 1');
+    await page.locator('#r-inv_postcode').fill('10115');
+    await page.locator('#r-inv_city').fill('Berlin');
+    await page.locator('#r-inv_country').fill('XX');
+    await page.getByRole('button', { name: 'Request the invoice' }).click();
+    // refused: the form stays open with the country marked and what was typed kept
+    await expect.poll(() => page.locator('#r-inv_country[aria-invalid="true"]').count()).toBe(1);
+    expect(await page.locator('#r-inv_street').inputValue()).toBe('Weg 1');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotBoth(page, 'invoice-request-refused');
+    await page.locator('#r-inv_country').fill('DE');
+    await page.getByRole('button', { name: 'Request the invoice' }).click();
+    const link = page.getByRole('link', { name: /^Invoice RE2026-\d+$/ });
+    await expect.poll(() => link.count()).toBe(1);
+    expect(await page.getByText('Need an invoice?').count()).toBe(0);
+    const pdf = await page.request.get(`${base}${await link.getAttribute('href')}`);
+    expect(await pdfText(await pdf.body())).toMatch(/Total\s+€0\.00/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshotBoth(page, 'invoice-request-done');
+    expect(refused).toEqual([]);
+    await page.close();
   });
 });

@@ -1,5 +1,6 @@
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import type { Locale } from '../i18n/i18n.ts';
+import { BUYER_FORM_CSS } from './buyer-form.view.ts';
 
 /**
  * "Need an invoice?" under a paid order that has none (a free order, or one paid before the
@@ -30,7 +31,7 @@ export function invoiceRequestForm(v: InvoiceRequestView): SafeHtml {
       ><input type="text" id="r-${name}" name="${name}"${opts.auto ? raw(` autocomplete="${opts.auto}"`) : raw('')}${opts.part && v.businessOnly ? raw(' required') : raw('')}${opts.short ? raw(' maxlength="2" size="3"') : raw('')} value="${form[name] ?? ''}"${problem ? raw(` aria-invalid="true" aria-describedby="err-${name}"`) : raw('')} />${problem ? html`<span class="admit-error" id="err-${name}">${problem}</span>` : ''}
     </div>`;
   };
-  return html`<section class="admit-invoice-request" aria-labelledby="invoice-request-title">
+  return html`${BUYER_FORM_CSS}<section class="admit-form" aria-labelledby="invoice-request-title">
     <details${Object.keys(fields).length ? raw(' open') : raw('')}>
       <summary><h2 id="invoice-request-title">${m.invoiceRequestTitle}</h2></summary>
       <p class="muted">${v.businessOnly ? m.invoiceRequestHintBusiness : m.invoiceRequestHint}</p>
