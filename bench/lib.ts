@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -96,10 +98,16 @@ export async function autocannon(opts: {
   amount?: number;
   method?: string;
   body?: string;
+  bodies?: string[];
   headers?: Record<string, string>;
 }): Promise<LoadResult> {
-  const child = startProcess(['--import', 'tsx', path.join(ROOT, 'bench/load.ts'), JSON.stringify(opts)], {});
+  // one argument holds at most 128 KiB (Linux): many bodies go through a file
+  const json = JSON.stringify(opts);
+  const file = json.length > 64_000 ? path.join(os.tmpdir(), `admit-load-${process.pid}-${Date.now()}.json`) : null;
+  if (file) fs.writeFileSync(file, json);
+  const child = startProcess(['--import', 'tsx', path.join(ROOT, 'bench/load.ts'), file ? `@${file}` : json], {});
   const code = await new Promise<number>((r) => child.once('exit', (c) => r(c ?? 1)));
+  if (file) fs.rmSync(file, { force: true });
   const out = child.output.join('');
   if (code !== 0) throw new Error(`load generator failed: ${out}`);
   return JSON.parse(out.trim().split('\n').pop()!) as LoadResult;

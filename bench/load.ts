@@ -1,17 +1,23 @@
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 /** Child process: runs one autocannon load and prints its figures as one JSON line. */
-const opts = JSON.parse(process.argv[2] ?? '{}') as {
+const arg = process.argv[2] ?? '{}';
+const opts = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg) as {
   url: string;
   connections: number;
   duration?: number;
   amount?: number;
   method?: 'GET' | 'POST';
   body?: string;
+  /** bodies sent in turn, one a request (the seats scenario: each buyer wants other seats) */
+  bodies?: string[];
   headers?: Record<string, string>;
 };
 
 const statuses: Record<string, number> = {};
+let turn = 0;
+const nextBody = () => opts.bodies![turn++ % opts.bodies!.length]!;
 // from the first request to the last answer, without this process's start-up; autocannon's own
 // duration is no use for a fixed amount: it notices the last answer only at its next one-second
 // tick, so a 1.4 s sell-out reported 2.0 s
@@ -27,6 +33,7 @@ const instance = autocannon(
     ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration ?? 10 }),
     method: opts.method ?? 'GET',
     ...(opts.body ? { body: opts.body } : {}),
+    ...(opts.bodies?.length ? { requests: [{ setupRequest: (req: object) => ({ ...req, body: nextBody() }) }] } : {}),
     headers: opts.headers ?? {},
     timeout: 30,
   },

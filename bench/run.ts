@@ -19,9 +19,11 @@ import { reads } from './scenarios/reads.ts';
 import { reports } from './scenarios/reports.ts';
 import { sellout } from './scenarios/sellout.ts';
 import { webhooks } from './scenarios/webhooks.ts';
+import { HALL_ROWS, HALL_SEATS_PER_ROW, HALLS, MAP_EVENT, seats } from './scenarios/seats.ts';
+import { hallPlan } from '../src/modules/events/seating.fixture.ts';
 
 /**
- * npm run bench [-- --only flash,webhooks,sellout,reports,desk,reads,checkin] [--quick] [--keep]
+ * npm run bench [-- --only flash,webhooks,sellout,reports,desk,reads,checkin,seats] [--quick] [--keep]
  * (env: BENCH_CLIENTS=16,64 flash sale client counts; BENCH_QUICK_SECONDS quick duration)
  * Every figure is printed next to a baseline measured in this same run, with the ratio.
  */
@@ -56,6 +58,13 @@ const event = (slug: string, capacity: number, extra: object = {}) => ({
   ...extra,
 });
 
+/** A seated event: one ticket type whose seats are the plan's (the seats scenario). */
+const seated = (slug: string, rows: number, perRow: number) => ({
+  ...event(slug, 1),
+  ticket_types: [{ key: 'seat', name: 'Seat', price: 4500, tax_rate_bp: 700 }],
+  seating: { plan: hallPlan(rows, perRow), categories: { Hall: 'seat' } },
+});
+
 /** The scenarios in the order they run, each under the name `--only` picks it by. */
 const scenarios: Array<[string, (c: ScenarioContext) => Promise<void>]> = [
   ['flash', flash],
@@ -65,6 +74,7 @@ const scenarios: Array<[string, (c: ScenarioContext) => Promise<void>]> = [
   ['reports', reports],
   ['desk', desk],
   ['reads', reads],
+  ['seats', seats],
 ];
 
 async function main(): Promise<void> {
@@ -107,6 +117,9 @@ async function main(): Promise<void> {
           portals: [{ key: 'uni', name: 'Uni' }],
           discount_codes: [{ code: 'SPRING', amount_off: 250 }],
         }),
+        ...(want('seats')
+          ? [...HALLS(quick).map((h) => seated(h, HALL_ROWS, HALL_SEATS_PER_ROW)), seated(MAP_EVENT, 100, 200)]
+          : []),
       ],
     });
     // a second account, the same sale, with a webhook endpoint attached (the webhooks scenario)

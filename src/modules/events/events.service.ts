@@ -3,7 +3,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import { canSeeEvent, type Principal } from '../../platform/http/auth.ts';
 import { iso } from '../../platform/time.ts';
-import { seatFacts, seatStatusCodes, STATUS_CODE, type SeatStatus } from './seat-map.repo.ts';
+import { seatFacts, seatTakes, type SeatStatus } from './seat-map.repo.ts';
 
 export { SEAT_STATUSES, type SeatStatus } from './seat-map.repo.ts';
 import { findAccountById } from '../accounts/accounts.repo.ts';
@@ -171,21 +171,35 @@ export async function hasOrders(ctx: AppContext, accountId: number, slug: string
  */
 export async function getSeatsJson(ctx: AppContext, p: Principal, slug: string, status?: SeatStatus): Promise<string> {
   const event = await loadVisibleEvent(ctx, p, slug);
-  const { version, codes } = await seatStatusCodes(ctx.db, event.id, ctx.clock.now());
-  const facts = cacheOf<string[]>(ctx.db, 'seat-facts', SEAT_FACTS_MS, 50);
-  let seats = await facts.get(`${event.id}@${version}`, () => seatTexts(ctx, event.id));
-  // a plan written between the two reads: read it again rather than pair seats with others' states
-  if (seats.length !== codes.length) seats = await seatTexts(ctx, event.id);
-  const parts: string[] = [];
-  for (let i = 0; i < codes.length; i++) {
-    const state = STATUS_CODE[codes[i]!]!;
-    if (!status || state === status) parts.push(`${seats[i]}"${state}"}`);
+  for (let attempt = 0; ; attempt++) {
+    const { version, takes } = await seatTakes(ctx.db, event.id, ctx.clock.now());
+    if (version === null) return '{"seats":[]}';
+    const plan = await cacheOf<PlanSeats>(ctx.db, 'seat-facts', SEAT_FACTS_MS, 50).get(`${event.id}@${version}`, () =>
+      seatTexts(ctx, event.id),
+    );
+    // a plan written between the two reads: read again rather than pair seats with others' states
+    if (plan.version !== version && attempt < 2) continue;
+    const states: SeatStatus[] = plan.blocked.map((b) => (b ? 'blocked' : 'available'));
+    for (const [guid, held] of takes) {
+      const i = plan.index.get(guid);
+      if (i !== undefined && !plan.blocked[i]) states[i] = held === 'paid' ? 'sold' : 'held';
+    }
+    const parts: string[] = [];
+    for (let i = 0; i < states.length; i++) if (!status || states[i] === status) parts.push(`${plan.texts[i]}"${states[i]}"}`);
+    return `{"seats":[${parts.join(',')}]}`;
   }
-  return `{"seats":[${parts.join(',')}]}`;
 }
 
 /** How long the seats of a plan version are kept: only memory is at stake (the version key is never stale). */
 const SEAT_FACTS_MS = 10 * 60_000;
+
+/** A plan version's seats: each one's JSON text up to its status, where each is, which are blocked. */
+interface PlanSeats {
+  version: string;
+  texts: string[];
+  index: Map<string, number>;
+  blocked: boolean[];
+}
 
 /**
  * Each seat of the event as the JSON text of its list entry up to its status. A hall's seats
@@ -193,6 +207,12 @@ const SEAT_FACTS_MS = 10 * 60_000;
  * the kept text with the states read fresh, so serving 20,000 seats is one small query and string
  * joins. At most 50 plans are kept per process (a 20,000-seat hall is about 3 MB).
  */
-async function seatTexts(ctx: AppContext, eventId: number): Promise<string[]> {
-  return (await seatFacts(ctx.db, eventId)).map((s) => `${JSON.stringify(s).slice(0, -1)},"status":`);
+async function seatTexts(ctx: AppContext, eventId: number): Promise<PlanSeats> {
+  const seats = await seatFacts(ctx.db, eventId);
+  return {
+    version: seats[0]?.version ?? '',
+    texts: seats.map(({ version: _v, blocked: _b, ...s }) => `${JSON.stringify(s).slice(0, -1)},"status":`),
+    index: new Map(seats.map((s, i) => [s.seat_guid, i])),
+    blocked: seats.map((s) => s.blocked),
+  };
 }

@@ -198,7 +198,7 @@ async function batchTransaction(
     // 2a. Seats first, under those locks (a seated type always has its row): an order refused its
     // seats takes no units, so the units go to orders that can be seated.
     if (active.some((i) => orders[i]!.seats?.length)) {
-      const seated = await chooseSeats(trx, orders[0]!.row.event_id, (i) => orders[i]!.seats, active, now);
+      const seated = await chooseSeats(trx, ctx.db, orders[0]!.row.event_id, (i) => orders[i]!.seats, active, now);
       for (const [i, err] of seated.rejected) outcomes[i] = { rejected: err };
       active = seated.granted;
       picks = seated.picks;

@@ -31,12 +31,8 @@ export interface SeatAllocation {
   lapsedRows: Set<number>;
 }
 
-/**
- * The best `n` of these seats (a type's free seats, in plan order): together in one row where
- * possible (the first row, in plan order, with `n` free side by side, a taken seat between two
- * breaking it), else all in one row, else the first `n` in plan order. Null when fewer are free.
- */
-export function bestAvailable(seats: readonly SeatState[], free: (s: SeatState) => boolean, n: number): SeatState[] | null {
+/** Seats in plan order grouped by row (a new row where the zone or row number changes). */
+export function seatRows(seats: readonly SeatState[]): SeatState[][] {
   const rows: SeatState[][] = [];
   let last: SeatState | undefined;
   for (const s of seats) {
@@ -44,15 +40,34 @@ export function bestAvailable(seats: readonly SeatState[], free: (s: SeatState) 
     rows[rows.length - 1]!.push(s);
     last = s;
   }
-  for (const row of rows) {
-    let run: SeatState[] = [];
-    for (const s of row) {
-      run = free(s) ? [...run, s] : [];
-      if (run.length === n) return run;
+  return rows;
+}
+
+/**
+ * The best `n` of these seats (a type's free seats, in plan order): together in one row where
+ * possible (the first row, in plan order, with `n` free side by side, a taken seat between two
+ * breaking it), else all in one row, else the first `n` in plan order. Null when fewer are free.
+ * `rows` (seatRows of `seats`) and `fromRow` (rows before it have no free seat) let a batch of
+ * orders share one grouping and skip the rows already full: without them each order of a rush
+ * walked the whole hall.
+ */
+export function bestAvailable(
+  seats: readonly SeatState[],
+  free: (s: SeatState) => boolean,
+  n: number,
+  rows: readonly SeatState[][] = seatRows(seats),
+  fromRow = 0,
+): SeatState[] | null {
+  for (let r = fromRow; r < rows.length; r++) {
+    const row = rows[r]!;
+    let run = 0;
+    for (let k = 0; k < row.length; k++) {
+      run = free(row[k]!) ? run + 1 : 0;
+      if (run === n) return row.slice(k - n + 1, k + 1);
     }
   }
-  for (const row of rows) {
-    const open = row.filter(free);
+  for (let r = fromRow; r < rows.length; r++) {
+    const open = rows[r]!.filter(free);
     if (open.length >= n) return open.slice(0, n);
   }
   const open = seats.filter(free);
@@ -75,6 +90,17 @@ export function allocateSeats(
     if (s.ticket_type_id !== null)
       (byType.get(s.ticket_type_id) ?? byType.set(s.ticket_type_id, []).get(s.ticket_type_id)!).push(s);
   const claimed = new Set<string>();
+  // per type: its rows, and the first row that may still have a free seat (seats are only taken
+  // while a batch is allocated, so rows before it stay full)
+  const rowsOf = new Map<number, { rows: SeatState[][]; first: number }>();
+  const closed = (s: SeatState) =>
+    s.blocked || claimed.has(s.seat_guid) || s.holder === 'live' || (s.holder === 'lapsed' && !lapsedFree);
+  const rowsFor = (typeId: number) => {
+    let r = rowsOf.get(typeId);
+    if (!r) rowsOf.set(typeId, (r = { rows: seatRows(byType.get(typeId) ?? []), first: 0 }));
+    while (r.first < r.rows.length && r.rows[r.first]!.every(closed)) r.first++;
+    return r;
+  };
   const out: SeatAllocation = { granted: [], rejected: new Map(), picks: new Map(), lapsedRows: new Set() };
   for (const i of candidates) {
     const list = wants.get(i);
@@ -107,7 +133,8 @@ export function allocateSeats(
         }
       } else {
         const pool = byType.get(w.ticketTypeId) ?? [];
-        chosen = bestAvailable(pool, free, w.quantity);
+        const { rows, first } = rowsFor(w.ticketTypeId);
+        chosen = bestAvailable(pool, free, w.quantity, rows, first);
         if (!chosen) {
           refusal = shortOfStock(w.name, pool.filter(free).length);
           break;
