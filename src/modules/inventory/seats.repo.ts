@@ -10,8 +10,8 @@ import type { Db } from '../../platform/db/database.ts';
  * unique index is the last word should anything else race.
  */
 
-/** A seat as the order writer sees it: where it stands in the plan and who has it. */
-export interface SeatState {
+/** A seat as the order writer sees it: where it stands in the plan. */
+export interface Seat {
   seat_guid: string;
   ordinal: number;
   zone: string;
@@ -19,31 +19,54 @@ export interface SeatState {
   label: string;
   ticket_type_id: number | null;
   blocked: boolean;
-  /** null: nobody; live: a paid order or a hold that runs; lapsed: a pending order whose hold ran out */
-  holder: 'live' | 'lapsed' | null;
 }
 
-type SeatLayout = Array<Omit<SeatState, 'holder'>>;
+/** live: a paid order or a hold that runs; lapsed: a pending order whose hold ran out */
+export type Holder = 'live' | 'lapsed';
+
+/** A plan's seats arranged for choosing: by seat, and per ticket type in plan order and by row. */
+export interface SeatLayout {
+  byGuid: ReadonlyMap<string, Seat>;
+  byType: ReadonlyMap<number, readonly Seat[]>;
+  /** a type's seats grouped by row (a new row where the zone or row number changes) */
+  rowsByType: ReadonlyMap<number, ReadonlyArray<readonly Seat[]>>;
+}
+
+/** The seats (in plan order) arranged for choosing. Pure. */
+export function seatLayout(seats: readonly Seat[]): SeatLayout {
+  const byType = new Map<number, Seat[]>();
+  const rowsByType = new Map<number, Seat[][]>();
+  const last = new Map<number, Seat>();
+  for (const s of seats) {
+    if (s.ticket_type_id === null) continue;
+    const t = s.ticket_type_id;
+    (byType.get(t) ?? byType.set(t, []).get(t)!).push(s);
+    const rows = rowsByType.get(t) ?? rowsByType.set(t, []).get(t)!;
+    const prev = last.get(t);
+    if (!prev || prev.zone !== s.zone || prev.row_number !== s.row_number) rows.push([]);
+    rows[rows.length - 1]!.push(s);
+    last.set(t, s);
+  }
+  return { byGuid: new Map(seats.map((s) => [s.seat_guid, s])), byType, rowsByType };
+}
+
+/** The event's seats and who holds which, as the order writer reads them under the types' row locks. */
+export interface SeatStates {
+  layout: SeatLayout;
+  holders: ReadonlyMap<string, Holder>;
+}
 
 /**
- * The event's seats of these types, and any other seats named, in plan order, with their
- * holders. Read under the types' inventory row locks.
+ * The event's seats with their holders. Read under the types' inventory row locks.
  *
  * A rush writes one batch after another under those locks, so this read is the sale's critical
  * path: one round trip gives the plan's version (the seating_plans row's transaction id, new with
  * every write of the event's seating), the live holds and the lapsed orders, each by its own index
  * (a join of seats and holds was nested-looped by the planner on a new sale's small statistics:
- * 0.6 s for a 2,000-seat hall half sold). The seats themselves, which change only with the plan's
- * version, are kept per process by it (`cache`: the database handle the caches belong to).
+ * 0.6 s for a 2,000-seat hall half sold). The layout, which changes only with the plan's version,
+ * is kept per process by it (`cache`: the database handle the caches belong to).
  */
-export async function readSeatStates(
-  trx: Db,
-  cache: Db,
-  eventId: number,
-  typeIds: number[],
-  named: string[],
-  now: Date,
-): Promise<SeatState[]> {
+export async function readSeatStates(trx: Db, cache: Db, eventId: number, now: Date): Promise<SeatStates> {
   const r = await sql<{
     version: string | null;
     held: Array<[string, string | number]> | null;
@@ -55,22 +78,21 @@ export async function readSeatStates(
     trx,
   );
   const { version, held, lapsed } = r.rows[0]!;
-  if (version === null) return [];
-  const layout = await cacheOf<SeatLayout>(cache, 'seat-layout', 3_600_000, 16).get(`${eventId}/${version}`, async () => {
-    const seats = await sql<Omit<SeatState, 'holder'>>`
-      select seat_guid, ordinal, zone, row_number, label, ticket_type_id, blocked
-      from event_seats where event_id = ${eventId} order by ordinal`.execute(trx);
-    return seats.rows.map((s) => ({ ...s, ticket_type_id: s.ticket_type_id === null ? null : Number(s.ticket_type_id) }));
-  });
+  const layout =
+    version === null
+      ? seatLayout([])
+      : await cacheOf<SeatLayout>(cache, 'seat-layout', 3_600_000, 16).get(`${eventId}/${version}`, async () => {
+          const seats = await sql<Seat>`
+            select seat_guid, ordinal, zone, row_number, label, ticket_type_id, blocked
+            from event_seats where event_id = ${eventId} order by ordinal`.execute(trx);
+          return seatLayout(
+            seats.rows.map((s) => ({ ...s, ticket_type_id: s.ticket_type_id === null ? null : Number(s.ticket_type_id) })),
+          );
+        });
   const lapsedIds = new Set((lapsed ?? []).map(String));
-  const holder = new Map((held ?? []).map(([guid, order]) => [guid, lapsedIds.has(String(order)) ? 'lapsed' : 'live'] as const));
-  const types = new Set(typeIds);
-  const names = new Set(named);
-  const out: SeatState[] = [];
-  for (const s of layout)
-    if ((s.ticket_type_id !== null && types.has(s.ticket_type_id)) || names.has(s.seat_guid))
-      out.push({ ...s, holder: holder.get(s.seat_guid) ?? null });
-  return out;
+  const holders = new Map<string, Holder>();
+  for (const [guid, order] of held ?? []) holders.set(guid, lapsedIds.has(String(order)) ? 'lapsed' : 'live');
+  return { layout, holders };
 }
 
 /** One order's seats to write once the order has its id. */

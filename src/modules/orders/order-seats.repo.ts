@@ -22,14 +22,11 @@ export async function chooseSeats(
     const w = seatsOf(i);
     if (w?.length) wants.set(i, w);
   }
-  const all = [...wants.values()].flat();
-  const typeIds = [...new Set(all.map((w) => w.ticketTypeId))];
-  const named = [...new Set(all.flatMap((w) => w.seats ?? []))];
-  const states = await readSeatStates(trx, cache, eventId, typeIds, named, now);
+  const states = await readSeatStates(trx, cache, eventId, now);
   const first = allocateSeats(wants, candidates, states, true);
   if (!first.lapsedRows.size) return first;
   for (const id of [...first.lapsedRows].sort((a, b) => a - b)) await expireLapsedHolds(trx, now, { inventoryId: id });
-  return allocateSeats(wants, candidates, await readSeatStates(trx, cache, eventId, typeIds, named, now), false);
+  return allocateSeats(wants, candidates, await readSeatStates(trx, cache, eventId, now), false);
 }
 
 /** The granted orders' seats, written once the orders have their ids. */

@@ -1,5 +1,5 @@
 import type { AppError } from '../../platform/errors.ts';
-import type { SeatState } from '../inventory/seats.repo.ts';
+import type { Seat, SeatStates } from '../inventory/seats.repo.ts';
 import { invalidItems, seatUnavailable, shortOfStock } from './orders.errors.ts';
 
 /*
@@ -32,9 +32,9 @@ export interface SeatAllocation {
 }
 
 /** Seats in plan order grouped by row (a new row where the zone or row number changes). */
-export function seatRows(seats: readonly SeatState[]): SeatState[][] {
-  const rows: SeatState[][] = [];
-  let last: SeatState | undefined;
+export function seatRows(seats: readonly Seat[]): Seat[][] {
+  const rows: Seat[][] = [];
+  let last: Seat | undefined;
   for (const s of seats) {
     if (!last || last.zone !== s.zone || last.row_number !== s.row_number) rows.push([]);
     rows[rows.length - 1]!.push(s);
@@ -52,12 +52,12 @@ export function seatRows(seats: readonly SeatState[]): SeatState[][] {
  * walked the whole hall.
  */
 export function bestAvailable(
-  seats: readonly SeatState[],
-  free: (s: SeatState) => boolean,
+  seats: readonly Seat[],
+  free: (s: Seat) => boolean,
   n: number,
-  rows: readonly SeatState[][] = seatRows(seats),
+  rows: ReadonlyArray<readonly Seat[]> = seatRows(seats),
   fromRow = 0,
-): SeatState[] | null {
+): Seat[] | null {
   for (let r = fromRow; r < rows.length; r++) {
     const row = rows[r]!;
     let run = 0;
@@ -81,25 +81,25 @@ export function bestAvailable(
 export function allocateSeats(
   wants: ReadonlyMap<number, SeatWant[]>,
   candidates: readonly number[],
-  states: readonly SeatState[],
+  { layout, holders }: SeatStates,
   lapsedFree: boolean,
 ): SeatAllocation {
-  const byGuid = new Map(states.map((s) => [s.seat_guid, s]));
-  const byType = new Map<number, SeatState[]>();
-  for (const s of states)
-    if (s.ticket_type_id !== null)
-      (byType.get(s.ticket_type_id) ?? byType.set(s.ticket_type_id, []).get(s.ticket_type_id)!).push(s);
+  const { byGuid, byType, rowsByType } = layout;
   const claimed = new Set<string>();
-  // per type: its rows, and the first row that may still have a free seat (seats are only taken
-  // while a batch is allocated, so rows before it stay full)
-  const rowsOf = new Map<number, { rows: SeatState[][]; first: number }>();
-  const closed = (s: SeatState) =>
-    s.blocked || claimed.has(s.seat_guid) || s.holder === 'live' || (s.holder === 'lapsed' && !lapsedFree);
+  // per type, the first row that may still have a free seat (seats are only taken while a batch
+  // is allocated, so rows before it stay full)
+  const firstRow = new Map<number, number>();
+  const closed = (s: Seat) => {
+    if (s.blocked || claimed.has(s.seat_guid)) return true;
+    const h = holders.get(s.seat_guid);
+    return h === 'live' || (h === 'lapsed' && !lapsedFree);
+  };
   const rowsFor = (typeId: number) => {
-    let r = rowsOf.get(typeId);
-    if (!r) rowsOf.set(typeId, (r = { rows: seatRows(byType.get(typeId) ?? []), first: 0 }));
-    while (r.first < r.rows.length && r.rows[r.first]!.every(closed)) r.first++;
-    return r;
+    const rows = rowsByType.get(typeId) ?? [];
+    let first = firstRow.get(typeId) ?? 0;
+    while (first < rows.length && rows[first]!.every(closed)) first++;
+    firstRow.set(typeId, first);
+    return { rows, first };
   };
   const out: SeatAllocation = { granted: [], rejected: new Map(), picks: new Map(), lapsedRows: new Set() };
   for (const i of candidates) {
@@ -109,16 +109,16 @@ export function allocateSeats(
       continue;
     }
     const mine = new Set<string>();
-    const free = (s: SeatState) =>
-      !s.blocked &&
-      !claimed.has(s.seat_guid) &&
-      !mine.has(s.seat_guid) &&
-      (s.holder === null || (lapsedFree && s.holder === 'lapsed'));
+    const free = (s: Seat) => {
+      if (s.blocked || claimed.has(s.seat_guid) || mine.has(s.seat_guid)) return false;
+      const h = holders.get(s.seat_guid);
+      return h === undefined || (lapsedFree && h === 'lapsed');
+    };
     const picks: SeatPick[] = [];
     const lapsed = new Set<number>();
     let refusal: AppError | null = null;
     for (const w of list) {
-      let chosen: SeatState[] | null;
+      let chosen: Seat[] | null;
       if (w.seats) {
         const unknown = w.seats.find((g) => byGuid.get(g)?.ticket_type_id !== w.ticketTypeId);
         if (unknown !== undefined) {
@@ -143,7 +143,7 @@ export function allocateSeats(
       for (const s of chosen) {
         mine.add(s.seat_guid);
         picks.push({ line: w.line, seat_guid: s.seat_guid });
-        if (s.holder === 'lapsed' && w.inventoryId !== null) lapsed.add(w.inventoryId);
+        if (holders.get(s.seat_guid) === 'lapsed' && w.inventoryId !== null) lapsed.add(w.inventoryId);
       }
     }
     if (refusal) {
