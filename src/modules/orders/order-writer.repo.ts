@@ -1,19 +1,23 @@
-import { CompiledQuery, sql, type Insertable, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
-import { PREPARE } from '../../platform/db/callback-pool.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { isRetryableConflict, isUniqueViolation } from '../../platform/db/pg-errors.ts';
-import type { OrdersTable } from '../../platform/db/schema.ts';
 import type { AppError } from '../../platform/errors.ts';
 import { observeOrderBatch } from '../../platform/metrics.ts';
-import { randomRef, randomSecret } from '../../platform/secrets.ts';
-import type { AppliedCode } from './codes.service.ts';
 import { fulfilOrder } from './fulfil-order.service.ts';
 import { catalogueChanged, invalidCode, shortOfStock } from './orders.errors.ts';
-import type { PricedLine } from './pricing.ts';
 import { expireLapsedHolds } from './order-state.repo.ts';
 import { chooseSeats, writeSeatPicks } from './order-seats.repo.ts';
-import type { SeatPick, SeatWant } from './seat-allocation.ts';
+import type { SeatPick } from './seat-allocation.ts';
+import type { PreparedOrder, WriteOutcome } from './prepared-order.ts';
+import {
+  createdLogData,
+  insertOrders,
+  inValuesOrder,
+  jsonInsert,
+  withGeneratedKeys,
+  writePlainOrders,
+} from './plain-orders.repo.ts';
 
 /**
  * The write stage of the checkout pipeline, with group commit.
@@ -36,26 +40,7 @@ import type { SeatPick, SeatWant } from './seat-allocation.ts';
  * nothing that was committed, and nothing that was not committed was answered.
  */
 
-export interface PreparedOrder {
-  /** the order row to insert, without the generated ref and secrets */
-  row: Omit<Insertable<OrdersTable>, 'ref' | 'access_secret' | 'qr_token'>;
-  lines: PricedLine[];
-  codes: AppliedCode[];
-  /** units per inventory row */
-  units: Map<number, number>;
-  /** display names per inventory row, for sold_out messages */
-  names: Map<number, string>;
-  idempotency?: { tokenId: number; key: string };
-  now: Date;
-  /** more for the order's "created" log entry (a complimentary order's reason and issuer) */
-  note?: Record<string, unknown>;
-  /** its lines of seated types: the seats named, or best available */
-  seats?: SeatWant[];
-}
-
-export type OrderRow = Selectable<OrdersTable>;
-
-export type WriteOutcome = { created: true; order: OrderRow } | { created: false; orderId: number } | { rejected: AppError };
+export type { OrderRow, PreparedOrder, WriteOutcome } from './prepared-order.ts';
 
 /** Largest number of orders written by one transaction. */
 export const MAX_BATCH = 200;
@@ -354,173 +339,12 @@ interface Stock {
 }
 
 /**
- * `insert into <table>` of many rows as one JSON parameter read by jsonb_populate_recordset: the
- * values are encoded once by JSON.stringify and parsed by PostgreSQL, instead of being visited one
- * by one by the query builder and sent as thousands of parameters (a batch of 200 orders is about
- * 5,000 values for its orders alone). Every row names the same columns (the first row's); one
- * that lacks a column gives NULL there, not the column's default, so callers pass complete rows.
- * JSON columns take the value itself (an object), not its text.
- */
-function jsonInsert(table: 'orders' | 'order_lines' | 'order_log', rows: Array<Record<string, unknown>>, returning = false) {
-  if (!sameColumns(rows)) throw new Error(`${table}: rows of one insert must name the same columns`);
-  const columns = Object.keys(rows[0]!);
-  return sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))})
-    select ${sql.join(columns.map((c) => sql.ref(`r.${c}`)))}
-    from jsonb_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::jsonb) r
-    ${returning ? sql`returning *` : sql``}`;
-}
-
-function sameColumns(rows: Array<Record<string, unknown>>): boolean {
-  const columns = new Set(Object.keys(rows[0]!));
-  return rows.every((r) => {
-    const keys = Object.keys(r);
-    return keys.length === columns.size && keys.every((k) => columns.has(k));
-  });
-}
-
-/** A batch's orders in one statement (jsonInsert); rows built by other paths with other columns go through the builder. */
-async function insertOrders(trx: Db, values: Array<Insertable<OrdersTable>>): Promise<OrderRow[]> {
-  if (!sameColumns(values)) return trx.insertInto('orders').values(values).returningAll().execute();
-  const inserted = await jsonInsert('orders', values.map(withJsonColumns), true).$castTo<OrderRow>().execute(trx);
-  return inserted.rows;
-}
-
-/**
- * The order row to insert: the prepared row with its generated ref and secrets. The added keys
- * come before the spread, here and in the lines below: V8 (Node 20) copies `{ ...row, key }` by a
- * slow path, 6.7 us a call for an order row on the bench machine against 0.45 us for `{ key, ...row }`.
- */
-function withGeneratedKeys(o: PreparedOrder): Insertable<OrdersTable> {
-  return { ref: randomRef(), access_secret: randomSecret(), qr_token: randomSecret(), ...o.row };
-}
-
-/** What an order's "created" log entry records. */
-function createdLogData(o: PreparedOrder): Record<string, unknown> {
-  return { channel: o.row.channel, total_cents: o.row.total_cents, ...o.note };
-}
-
-/** The inserted orders in the order of the rows they were made from (RETURNING does not promise it), by ref. */
-function inValuesOrder(values: Array<{ ref?: unknown }>, inserted: OrderRow[]): OrderRow[] {
-  const byRef = new Map(inserted.map((o) => [o.ref, o]));
-  const rows = values.map((v) => byRef.get(v.ref as string));
-  if (rows.some((r) => !r)) throw new Error('order insert did not return every row');
-  return rows as OrderRow[];
-}
-
-/** the order's columns that hold JSON, kept by the prepared row as JSON text */
-const JSON_COLUMNS = new Set(['answers', 'item_answers', 'invoice_address']);
-
-/** The order row as a JSON document takes: its JSON columns as values, not as their text. */
-function withJsonColumns(orderRow: object): Record<string, unknown> {
-  return parseJsonColumns({ ...orderRow });
-}
-
-/** Parses the row's JSON columns in place (a row of its own, not one the caller still reads as text). */
-function parseJsonColumns(row: Record<string, unknown>): Record<string, unknown> {
-  for (const k of JSON_COLUMNS) if (typeof row[k] === 'string') row[k] = JSON.parse(row[k] as string);
-  return row;
-}
-
-/**
- * An order the one-statement path can write: one inventory row, no Idempotency-Key, no discount
- * code, no seats, something to pay (free orders are fulfilled at once), and no item that was unlimited when
- * priced (those are re-read under a lock, see staleUnlimited).
- */
-function isPlainOrder(o: PreparedOrder): boolean {
-  return (
-    !o.idempotency &&
-    o.codes.length === 0 &&
-    !o.seats?.length &&
-    o.units.size === 1 &&
-    Number(o.row.total_cents) > 0 &&
-    o.lines.every((l) => l.inventory_id !== null || l.kind === 'donations')
-  );
-}
-
-/** The one inventory row every order of the batch takes from, when they are all plain and share it. */
-function sharedInventory(orders: PreparedOrder[]): { inventoryId: number; quantity: number } | null {
-  if (!orders.every(isPlainOrder)) return null;
-  const [inventoryId] = orders[0]!.units.keys() as IterableIterator<number>;
-  let quantity = 0;
-  for (const o of orders) {
-    const q = o.units.get(inventoryId!);
-    if (q === undefined) return null;
-    quantity += q;
-  }
-  return { inventoryId: inventoryId!, quantity };
-}
-
-/**
- * Plain orders on one inventory row (a lone order, or a flash sale's batch) in one statement, in
- * its own implicit transaction: the row's stock is taken for all of them only if enough is left
- * for all (the row lock makes concurrent writers, from any instance, wait and check again against
- * the committed figure), and the orders, their lines and log entries are written only if it was.
- * One round trip instead of the transaction's five, and the hot row is locked for one statement,
- * not across round trips. Returns null, having changed nothing, when the row is short for the
- * whole batch (the transaction then grants first come, first served, releases lapsed holds and
- * names what is left) or when the rows do not share their columns.
- */
-/**
  * A waiting list's offer, written in the caller's transaction (which holds the offer's entry and
  * the type's inventory row): it may take the units of a waitlisted row. One order, no group commit.
  */
 export async function writeOfferOrder(trx: Db, ctx: AppContext, order: PreparedOrder): Promise<WriteOutcome> {
   const [outcome] = await batchTransaction(trx, ctx, [order], true);
   return outcome!;
-}
-
-async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise<OrderRow[] | null> {
-  const shared = sharedInventory(orders);
-  if (!shared) return null;
-  const rows = orders.map((o) => parseJsonColumns(withGeneratedKeys(o)));
-  const lines = orders.flatMap((o, n) => o.lines.map((l, position) => ({ position, order_ref: rows[n]!.ref, ...l })));
-  if (!sameColumns(rows) || !sameColumns(lines)) return null;
-  const log = orders.map((o, n) => ({
-    order_ref: rows[n]!.ref,
-    data: createdLogData(o),
-    at: o.now,
-  }));
-  const text = plainOrdersText(Object.keys(rows[0]!), Object.keys(lines[0]!));
-  const params = [shared.quantity, shared.inventoryId, JSON.stringify(rows), JSON.stringify(lines), JSON.stringify(log)];
-  const result = await db.executeQuery<OrderRow>(CompiledQuery.raw(text, params));
-  return result.rows.length ? inValuesOrder(rows, result.rows) : null;
-}
-
-/** writePlainOrders' statement text per shape of its rows, built once: the shapes are few (the orders' and lines' columns). */
-const plainOrdersTexts = new Map<string, string>();
-
-function plainOrdersText(columns: string[], lineKeys: string[]): string {
-  const shape = `${columns.join()}|${lineKeys.join()}`;
-  let text = plainOrdersTexts.get(shape);
-  if (text) return text;
-  const lineColumns = lineKeys.filter((c) => c !== 'order_ref');
-  const id = (c: string) => `"${c.replaceAll('"', '""')}"`;
-  const list = (names: string[], prefix: string) => names.map((c) => `${prefix}.${id(c)}`).join(', ');
-  // $1 the units taken (a bigint: a batch's sum can pass any integer column and is then short), $2 the
-  // inventory row, $3 the orders, $4 their lines, $5 their log entries
-  text = `${PREPARE}
-    with taken as (
-      update inventory i set taken = i.taken + $1::bigint
-      where i.id = $2::bigint and i.capacity - i.taken >= $1::bigint and not i.waitlisted
-      returning i.id),
-    o as (
-      insert into orders (${columns.map(id).join(', ')})
-      select ${list(columns, 'r')} from jsonb_populate_recordset(null::orders, $3::jsonb) r
-      where exists (select from taken)
-      returning *),
-    l as (
-      insert into order_lines (account_id, order_id, event_id, ${lineColumns.map(id).join(', ')})
-      select o.account_id, o.id, o.event_id, ${list(lineColumns, 'x')}
-      from jsonb_array_elements($4::jsonb) e
-      cross join lateral jsonb_populate_record(null::order_lines, e) x
-      join o on o.ref = e->>'order_ref'),
-    g as (
-      insert into order_log (account_id, order_id, action, data, created_at)
-      select o.account_id, o.id, 'created', e->'data', (e->>'at')::timestamptz
-      from jsonb_array_elements($5::jsonb) e join o on o.ref = e->>'order_ref')
-    select * from o`;
-  if (plainOrdersTexts.size < 32) plainOrdersTexts.set(shape, text);
-  return text;
 }
 
 /** The rows' stock under their locks; a waitlisted row has none for the public (its units go to the list first). */
