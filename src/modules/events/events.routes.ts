@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { getSeatsJson } from './seat-map.service.ts';
 import { principalOf } from '../../platform/http/auth.ts';
 import { errorResponses, nullableInteger, nullableString, slugParams } from '../../platform/http/schemas.ts';
 import { serializedOnce } from '../../platform/http/serialized.ts';
@@ -7,7 +8,6 @@ import { eventConfigRoutes } from './event-config.routes.ts';
 import {
   getEvent,
   getEvents,
-  getSeatsJson,
   getSeries,
   getTicketTypes,
   type EventView,

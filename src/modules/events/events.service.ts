@@ -3,7 +3,6 @@ import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import { canSeeEvent, type Principal } from '../../platform/http/auth.ts';
 import { iso } from '../../platform/time.ts';
-import { seatFacts, seatTakes, type SeatStatus } from './seat-map.repo.ts';
 
 export { SEAT_STATUSES, type SeatStatus } from './seat-map.repo.ts';
 import { findAccountById } from '../accounts/accounts.repo.ts';
@@ -165,54 +164,3 @@ export async function hasOrders(ctx: AppContext, accountId: number, slug: string
   return eventHasOrders(ctx.db, accountId, await getEventId(ctx, accountId, slug));
 }
 
-/**
- * The event's seats with their state (contract section 12), as the JSON text of the answer;
- * `{"seats": []}` for an event without a plan.
- */
-export async function getSeatsJson(ctx: AppContext, p: Principal, slug: string, status?: SeatStatus): Promise<string> {
-  const event = await loadVisibleEvent(ctx, p, slug);
-  for (let attempt = 0; ; attempt++) {
-    const { version, takes } = await seatTakes(ctx.db, event.id, ctx.clock.now());
-    if (version === null) return '{"seats":[]}';
-    const plan = await cacheOf<PlanSeats>(ctx.db, 'seat-facts', SEAT_FACTS_MS, 50).get(`${event.id}@${version}`, () =>
-      seatTexts(ctx, event.id),
-    );
-    // a plan written between the two reads: read again rather than pair seats with others' states
-    if (plan.version !== version && attempt < 2) continue;
-    const states: SeatStatus[] = plan.blocked.map((b) => (b ? 'blocked' : 'available'));
-    for (const [guid, held] of takes) {
-      const i = plan.index.get(guid);
-      if (i !== undefined && !plan.blocked[i]) states[i] = held === 'paid' ? 'sold' : 'held';
-    }
-    const parts: string[] = [];
-    for (let i = 0; i < states.length; i++) if (!status || states[i] === status) parts.push(`${plan.texts[i]}"${states[i]}"}`);
-    return `{"seats":[${parts.join(',')}]}`;
-  }
-}
-
-/** How long the seats of a plan version are kept: only memory is at stake (the version key is never stale). */
-const SEAT_FACTS_MS = 10 * 60_000;
-
-/** A plan version's seats: each one's JSON text up to its status, where each is, which are blocked. */
-interface PlanSeats {
-  version: string;
-  texts: string[];
-  index: Map<string, number>;
-  blocked: boolean[];
-}
-
-/**
- * Each seat of the event as the JSON text of its list entry up to its status. A hall's seats
- * change only with its plan version, while states change with every sale: the seat list joins
- * the kept text with the states read fresh, so serving 20,000 seats is one small query and string
- * joins. At most 50 plans are kept per process (a 20,000-seat hall is about 3 MB).
- */
-async function seatTexts(ctx: AppContext, eventId: number): Promise<PlanSeats> {
-  const seats = await seatFacts(ctx.db, eventId);
-  return {
-    version: seats[0]?.version ?? '',
-    texts: seats.map(({ version: _v, blocked: _b, ...s }) => `${JSON.stringify(s).slice(0, -1)},"status":`),
-    index: new Map(seats.map((s, i) => [s.seat_guid, i])),
-    blocked: seats.map((s) => s.blocked),
-  };
-}

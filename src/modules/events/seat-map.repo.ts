@@ -17,9 +17,6 @@ function liveTakes(eventId: number, now: Date) {
       and (o.status = 'paid' or (o.status = 'pending' and coalesce(o.expires_at, 'infinity') > ${now}))`;
 }
 
-const statusOf = sql`case when s.blocked then 'blocked' when h.status = 'paid' then 'sold'
-  when h.status = 'pending' then 'held' else 'available' end`;
-
 /**
  * The plan's version and the live takes of the event's seats, in one round trip: `version` is the
  * plan row's transaction id, new with every write of the event's seating (plan, categories,
@@ -56,29 +53,20 @@ export async function seatFacts(db: Db, eventId: number) {
   return r.rows.map((s) => ({ ...s, ticket_type_id: s.ticket_type_id === null ? null : Number(s.ticket_type_id) }));
 }
 
-/** One seat for the buyer's map: what it is, where it is drawn, and whether it can be chosen. */
-export interface MapSeat {
-  seat_guid: string;
-  zone: string;
-  row: string;
-  number: string;
-  label: string;
-  category: string;
-  ticket_type_id: number | null;
-  x: number;
-  y: number;
-  radius: number | null;
-  status: SeatStatus;
+/** Where each seat of the event is drawn, in plan order (the buyer's map). */
+export async function seatGeometry(db: Db, eventId: number) {
+  return db
+    .selectFrom('event_seats')
+    .select(['x', 'y', 'radius'])
+    .where('event_id', '=', eventId)
+    .orderBy('ordinal')
+    .execute();
 }
 
-/** The event's seats for the buyer's map, in plan order. */
-export async function mapSeats(db: Db, eventId: number, now: Date): Promise<MapSeat[]> {
-  const r = await sql<MapSeat>`
-    select s.seat_guid, s.zone, s.row_number as row, s.seat_number as number, s.label, s.category, s.ticket_type_id,
-      s.x, s.y, s.radius, ${statusOf} as status
-    from event_seats s left join (${liveTakes(eventId, now)}) h on h.seat_guid = s.seat_guid
-    where s.event_id = ${eventId} order by s.ordinal`.execute(db);
-  return r.rows.map((s) => ({ ...s, ticket_type_id: s.ticket_type_id === null ? null : Number(s.ticket_type_id) }));
+/** The plan's version (its row's transaction id), null without a plan. */
+export async function planVersion(db: Db, eventId: number): Promise<string | null> {
+  const r = await sql<{ version: string }>`select xmin::text as version from seating_plans where event_id = ${eventId}`.execute(db);
+  return r.rows[0]?.version ?? null;
 }
 
 /** The stored plan's drawing: its size, categories (colours) and zones' areas. */

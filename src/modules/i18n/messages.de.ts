@@ -208,6 +208,17 @@ export const de: Messages = {
   pdfShowCode: 'Zeigen Sie diesen Code am Eingang.',
   pdfOnePerson: 'Jeder Code gilt einmal für eine Person.',
 
+  // the seat map
+  seatMapTitle: 'Plätze wählen',
+  seatMapHint: 'Wählen Sie Plätze im Saalplan oder oben eine Anzahl Tickets: Dann erhalten Sie die besten freien Plätze.',
+  seatTaken: 'Vergeben',
+  seatYours: 'Ihre Wahl',
+  zoomIn: 'Vergrößern',
+  zoomOut: 'Verkleinern',
+  noSeatsChosen: 'Keine Plätze gewählt: Sie erhalten die besten freien Plätze.',
+  seatsChosen: 'Ihre Plätze:',
+  seatsAtMost: 'Mehr Plätze sind in einer Bestellung nicht möglich.',
+
   invoices: 'Rechnungen',
   invoiceAddress: 'Rechnungsadresse',
   invoiceAddressHint: 'Für eine Rechnung auf Sie oder Ihr Unternehmen.',

@@ -205,6 +205,17 @@ export const en = {
     `Tickets came back and it is your turn on the waiting list: ${qty} × ${type} for ${event}, ${when}, are reserved for you.`,
   waitlistOfferUntil: (when: string) => `Pay by ${when}. After that the tickets go to the next person on the list.`,
 
+  // the seat map
+  seatMapTitle: 'Choose your seats',
+  seatMapHint: 'Pick seats on the plan, or choose a number of tickets above and get the best seats available.',
+  seatTaken: 'Taken',
+  seatYours: 'Your choice',
+  zoomIn: 'Zoom in',
+  zoomOut: 'Zoom out',
+  noSeatsChosen: 'No seats chosen: the best available are taken for you.',
+  seatsChosen: 'Your seats:',
+  seatsAtMost: 'That is as many seats as one order can have.',
+
   // the ticket PDF
   pdfTitle: (event: string, ref: string) => `${event}: tickets ${ref}`,
   pdfTicket: 'Ticket',

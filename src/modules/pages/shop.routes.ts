@@ -8,6 +8,7 @@ import { checkout, loadShop, loadShopCatalogue, shopCurrency, type Form, type Sh
 import { negotiate, type Locale } from '../i18n/i18n.ts';
 import { frameOf, langQuery, pageLocale, sendPage } from './page-language.ts';
 import { shopPage, shopScript } from './shop.view.ts';
+import { seatCodes } from '../events/seat-map.service.ts';
 
 /** Checkout starts allowed per client address and per event, per minute. */
 export const CHECKOUTS_PER_IP = 30;
@@ -45,6 +46,8 @@ interface Pieces<T> {
   head: T;
   tail: T;
   salesOpen: boolean;
+  /** the page draws a seat map: its script comes with the running total's */
+  seated: boolean;
 }
 
 const FIELD_OF_CODE: Record<string, string> = {
@@ -78,7 +81,9 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     status = 200,
   ) {
     const { head, tail } = await pageHtml(shop, p, loc, form, fields, message);
-    return sendPage(reply, head + shopScript(shop, request.cspNonce).value + tail, { status });
+    return sendPage(reply, head + shopScript({ salesOpen: shop.salesOpen, seated: shop.seatMap !== null }, request.cspNonce).value + tail, {
+      status,
+    });
   }
 
   async function pageHtml(
@@ -111,7 +116,7 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
       shop.event.name,
       frameOf(loc, pathOf(p), { currency: shop.event.currencies.length > 1 ? shop.currency : undefined }),
     );
-    return { head: before + body.value, tail: after, salesOpen: shop.salesOpen };
+    return { head: before + body.value, tail: after, salesOpen: shop.salesOpen, seated: shop.seatMap !== null };
   }
 
   const show = async (
@@ -128,7 +133,7 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     const key = [p.account, p.event, p.audience ?? '', p.portal ?? '', currency, loc.tag].join('\u0000');
     // kept encoded: a hit is written as it is, without turning 8 KB of text into UTF-8 again
     const pieces = await cacheOf<Pieces<Buffer>>(ctx.db, 'event-page', ctx.config.catalogueCacheMs, 1_000).get(key, async () => {
-      const { head, tail, salesOpen } = await pageHtml(
+      const { head, tail, salesOpen, seated } = await pageHtml(
         await loadShop(ctx, p.account, p.event, via(p), currency),
         p,
         loc,
@@ -136,7 +141,7 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
         {},
         null,
       );
-      return { head: Buffer.from(head), tail: Buffer.from(tail), salesOpen };
+      return { head: Buffer.from(head), tail: Buffer.from(tail), salesOpen, seated };
     });
     return sendPage(reply, page(pieces, request));
   };
@@ -165,6 +170,29 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
       return render(request, reply, fresh, request.params, loc, form, fields, err.fields ? null : said, status);
     }
   };
+
+  // the seat map's states while the page is open: one character a seat, in plan order
+  app.get<{ Params: Params }>(
+    '/e/:account/:event/seats.json',
+    {
+      schema: {
+        tags: ['pages'],
+        summary: "The states of a seated event's seats, one character each in plan order (a available, h held, s sold, b blocked)",
+        params,
+        response: {
+          200: {
+            type: 'object',
+            required: ['version', 'codes'],
+            properties: { version: { type: 'string' }, codes: { type: 'string' } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { event } = await loadShopCatalogue(ctx, request.params.account, request.params.event, {});
+      return reply.header('cache-control', 'no-store').send(await seatCodes(ctx, event.id));
+    },
+  );
 
   for (const suffix of ['', '/a/:audience', '/p/:portal']) {
     const url = `/e/:account/:event${suffix}`;

@@ -1,3 +1,4 @@
+import { seatMap, type SeatMap } from '../events/seat-map.service.ts';
 import { cacheOf } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -43,6 +44,8 @@ export interface ShopData {
     /** sold out with the event's waiting list on: the page offers to join it, up to this many */
     waitlistMax: number | null;
     requiresSession: boolean;
+    /** sold by seat: chosen on the seat map, or the best available */
+    seated: boolean;
     sessions: Array<{ id: number; name: string; starts_at: Date; remaining: number | null }>;
   }>;
   goods: Array<{ id: number; name: string; price: number | null; remaining: number | null }>;
@@ -50,6 +53,8 @@ export interface ShopData {
   questions: Array<{ key: string; label: string; scope: 'order' | 'attendee'; required: boolean }>;
   /** the invoice address fields: asked (optional or required) while the account issues invoices, else null */
   invoiceAddress: 'optional' | 'required' | null;
+  /** the plan of a seated event, drawn on the page for choosing seats; null when nothing is seated */
+  seatMap: SeatMap | null;
 }
 
 const LOW_STOCK = 10;
@@ -189,6 +194,7 @@ export async function loadShop(
   const price = (x: { price_cents: number; prices: Record<string, number> }) =>
     cur === event.currency ? x.price_cents : (x.prices[cur] ?? null);
   const addressMode = event.invoice_address ?? 'optional';
+  const map = visibleTypes.some((t) => t.seated) ? await seatMap(ctx, event.id) : null;
   return {
     account: { id: account.id, slug: account.slug, name: account.name },
     event,
@@ -209,6 +215,7 @@ export async function loadShop(
           ? Math.min(t.max_per_order ?? MAX_WAITLIST_SELECT, MAX_WAITLIST_SELECT)
           : null,
       requiresSession: t.requires_session,
+      seated: t.seated,
       sessions: sessions
         .filter((s) => links.some((l) => l.session_id === s.id && l.ticket_type_id === t.id))
         .map((s) => ({ id: s.id, name: s.name, starts_at: s.starts_at, remaining: left(s.inventory_id) })),
@@ -216,6 +223,7 @@ export async function loadShop(
     goods: goods.map((g) => ({ id: g.id, name: g.name, price: price(g), remaining: left(g.inventory_id) })),
     donations,
     questions,
+    seatMap: map,
   };
 }
 

@@ -7,6 +7,7 @@ import { renderDescription } from '../events/description.ts';
 import { sessionName } from '../reports/availability.repo.ts';
 import { lowStock, type Form, type ShopData } from './shop.service.ts';
 import { calendarPath } from './order.view.ts';
+import { SEAT_MAP_SCRIPT, seatMapSection } from './seat-map.view.ts';
 
 const SHOP_CSS = raw(`<style>
 .admit-shop fieldset{border:1px solid var(--admit-text-color-muted);border-radius:var(--admit-card-radius);margin:1rem 0;padding:.75rem 1rem}
@@ -50,8 +51,9 @@ f.addEventListener('input',sum);sum()})()`);
  * The event page's script, with this response's CSP nonce (none without a form to total). Kept
  * out of shopPage: the page is rendered once for many visitors, each response has its own nonce.
  */
-export function shopScript(data: Pick<ShopData, 'salesOpen'>, nonce: string): SafeHtml {
-  return data.salesOpen ? html`<script nonce="${nonce}">${RUNNING_TOTAL}</script>` : html``;
+export function shopScript(data: { salesOpen: boolean; seated: boolean }, nonce: string): SafeHtml {
+  if (!data.salesOpen) return html``;
+  return html`<script nonce="${nonce}">${RUNNING_TOTAL}${data.seated ? raw(`;${SEAT_MAP_SCRIPT}`) : raw('')}</script>`;
 }
 
 export interface ShopView {
@@ -186,6 +188,7 @@ export function shopPage(v: ShopView): SafeHtml {
             </fieldset>`
                 : err(v, 'items')
             }
+            ${seatMapSection(data, loc, v.form, `/e/${encodeURIComponent(data.account.slug)}/${encodeURIComponent(event.slug)}/seats.json`)}
             ${
               data.goods.length
                 ? html`<fieldset>
