@@ -163,4 +163,3 @@ export async function getEventId(ctx: AppContext, accountId: number, slug: strin
 export async function hasOrders(ctx: AppContext, accountId: number, slug: string): Promise<boolean> {
   return eventHasOrders(ctx.db, accountId, await getEventId(ctx, accountId, slug));
 }
-

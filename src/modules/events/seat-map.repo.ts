@@ -55,17 +55,14 @@ export async function seatFacts(db: Db, eventId: number) {
 
 /** Where each seat of the event is drawn, in plan order (the buyer's map). */
 export async function seatGeometry(db: Db, eventId: number) {
-  return db
-    .selectFrom('event_seats')
-    .select(['x', 'y', 'radius'])
-    .where('event_id', '=', eventId)
-    .orderBy('ordinal')
-    .execute();
+  return db.selectFrom('event_seats').select(['x', 'y', 'radius']).where('event_id', '=', eventId).orderBy('ordinal').execute();
 }
 
 /** The plan's version (its row's transaction id), null without a plan. */
 export async function planVersion(db: Db, eventId: number): Promise<string | null> {
-  const r = await sql<{ version: string }>`select xmin::text as version from seating_plans where event_id = ${eventId}`.execute(db);
+  const r = await sql<{ version: string }>`select xmin::text as version from seating_plans where event_id = ${eventId}`.execute(
+    db,
+  );
   return r.rows[0]?.version ?? null;
 }
 

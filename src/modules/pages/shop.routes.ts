@@ -81,9 +81,13 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     status = 200,
   ) {
     const { head, tail } = await pageHtml(shop, p, loc, form, fields, message);
-    return sendPage(reply, head + shopScript({ salesOpen: shop.salesOpen, seated: shop.seatMap !== null }, request.cspNonce).value + tail, {
-      status,
-    });
+    return sendPage(
+      reply,
+      head + shopScript({ salesOpen: shop.salesOpen, seated: shop.seatMap !== null }, request.cspNonce).value + tail,
+      {
+        status,
+      },
+    );
   }
 
   async function pageHtml(
@@ -177,7 +181,8 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['pages'],
-        summary: "The states of a seated event's seats, one character each in plan order (a available, h held, s sold, b blocked)",
+        summary:
+          "The states of a seated event's seats, one character each in plan order (a available, h held, s sold, b blocked)",
         params,
         response: {
           200: {
