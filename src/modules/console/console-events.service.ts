@@ -91,6 +91,26 @@ export async function changeLifecycle(
   await putEventConfig(ctx, accountId, slug, doc, etag);
 }
 
+/**
+ * The event's seating as the console's seating page saves it (contract section 12): the plan,
+ * its categories' ticket types and the blocked seats, or none (`null`). Saved over the ETag the
+ * page was read with; the event writer refuses dropping, re-mapping or blocking a held or sold
+ * seat (409 naming them), the document's checks a bad plan (422 by JSON path).
+ */
+export async function changeSeating(
+  ctx: AppContext,
+  accountId: number,
+  slug: string,
+  etag: string,
+  seating: EventDocument['seating'] | null,
+): Promise<void> {
+  const { document } = await loadEventConfig(ctx, accountId, slug);
+  const doc: EventDocument = { ...document };
+  if (seating) doc.seating = seating;
+  else delete doc.seating;
+  await putEventConfig(ctx, accountId, slug, doc, etag);
+}
+
 /** Whether the event has orders (then it is archived rather than deleted, and stays published). */
 export function eventHasOrders(ctx: AppContext, accountId: number, slug: string): Promise<boolean> {
   return hasOrders(ctx, accountId, slug).catch(noSuchEvent);

@@ -10,6 +10,7 @@ const ASSETS = (() => {
   const require = createRequire(import.meta.url);
   const files: Record<string, { body: string; type: string }> = {
     'scanner.js': { body: here('scanner.js'), type: 'text/javascript; charset=utf-8' },
+    'seating.js': { body: here('seating.js'), type: 'text/javascript; charset=utf-8' },
     'jsQR.js': { body: readFileSync(require.resolve('jsqr/dist/jsQR.js'), 'utf8'), type: 'text/javascript; charset=utf-8' },
     'icon.svg': { body: here('icon.svg'), type: 'image/svg+xml' },
   };

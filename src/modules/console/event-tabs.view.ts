@@ -18,7 +18,11 @@ interface Tab {
 export function eventTabs(viewer: Viewer, slug: string, active: string): SafeHtml {
   const base = `/console/a/${encodeURIComponent(viewer.account!.slug)}/events/${slug}`;
   const m = t();
-  const setup: Tab[] = [{ slug: '', title: m.tabDetails }, ...KINDS.map((k) => ({ slug: k.slug, title: kindWord(k.title) }))];
+  const setup: Tab[] = [
+    { slug: '', title: m.tabDetails },
+    ...KINDS.map((k) => ({ slug: k.slug, title: kindWord(k.title) })),
+    { slug: 'seating', title: m.tabSeating },
+  ];
   const inSetup = setup.some((t) => t.slug === active);
   const top: Tab[] = [
     { slug: '', title: m.tabSetup },
