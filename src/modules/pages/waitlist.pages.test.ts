@@ -108,16 +108,20 @@ describe('joining', () => {
   });
 
   it('shows the form again on bad input, writing nothing', async () => {
-    const bads: Array<Record<string, string>> = [
-      { email: 'not-an-address' },
-      { name: '' },
-      { quantity: '5' },
-      { quantity: 'lots' },
+    const bads: Array<[Record<string, string>, string, Record<string, string>?]> = [
+      [{ email: 'not-an-address' }, 'This is not an email address'],
+      [{ email: '' }, 'Enter your email address'],
+      [{ name: '' }, 'Enter your name'],
+      [{ quantity: '5' }, 'Please check the highlighted fields.'],
+      [{ quantity: 'lots' }, 'Please check the highlighted fields.'],
+      // each problem in the page's language
+      [{ name: '', email: 'x' }, 'Bitte geben Sie Ihren Namen ein', { 'accept-language': 'de' }],
     ];
-    for (const bad of bads) {
-      const res = await join(bad);
+    for (const [bad, said, headers] of bads) {
+      const res = await join(bad, headers ? { headers } : {});
       expect(res.statusCode, JSON.stringify(bad)).toBe(422);
       expect(res.body).toContain('aria-invalid="true"');
+      expect(res.body, JSON.stringify(bad)).toContain(said);
     }
     expect(await entries()).toEqual([]);
   });

@@ -101,7 +101,14 @@ export async function waitlistPageRoutes(app: FastifyInstance): Promise<void> {
         if (err.code === 'already_waiting') return reply.code(303).header('location', joined).send();
         if (err.kind === 'rate_limited' && typeof err.extra?.retry_after === 'number')
           void reply.header('retry-after', String(err.extra.retry_after));
-        const fields = Object.fromEntries(Object.keys(err.fields ?? { name: [] }).map((k) => [k, [loc.m.checkFields]]));
+        // each field's problem in the buyer's words and language (the service's are the API's)
+        const said: Record<string, string> = {
+          name: loc.m.enterName,
+          email: (form.email ?? '').trim() ? loc.m.notAnEmail : loc.m.enterEmail,
+        };
+        const fields = Object.fromEntries(
+          Object.keys(err.fields ?? { name: [] }).map((k) => [k, [said[k] ?? loc.m.checkFields]]),
+        );
         const body = joinForms({
           data: { types: [type], salesOpen: true },
           loc,
