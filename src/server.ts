@@ -18,13 +18,14 @@ export interface Runtime {
 
 /** Opens the database, applies migrations and assembles the context every module uses. */
 export async function createRuntime(
-  opts: { config?: Config; clock?: Clock; log?: Logger; inMemory?: boolean } = {},
+  opts: { config?: Config; clock?: Clock; log?: Logger; inMemory?: boolean; pgliteTemplate?: Blob } = {},
 ): Promise<Runtime> {
   const config = opts.config ?? loadConfig();
   const log = opts.log ?? createLogger(config.logLevel);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: opts.inMemory ? null : config.dataDir,
+    ...(opts.pgliteTemplate ? { pgliteTemplate: opts.pgliteTemplate } : {}),
   });
   const applied = await migrate(database.db);
   if (applied.length) log.info({ applied }, 'migrations applied');

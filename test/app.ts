@@ -9,6 +9,7 @@ import { allJobs } from '../src/jobs.ts';
 import { createRuntime } from '../src/server.ts';
 import type { Logger } from 'pino';
 import { createTestDatabase } from './db.ts';
+import { pgliteTemplate } from './pglite-template.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -48,7 +49,14 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     ...opts.config,
   };
   const clock = new TestClock(opts.now ?? '2026-11-22T12:00:00Z');
-  const runtime = await createRuntime({ config, clock, log: opts.log ?? createLogger(config.logLevel), inMemory: true });
+  const runtime = await createRuntime({
+    config,
+    clock,
+    log: opts.log ?? createLogger(config.logLevel),
+    inMemory: true,
+    // on the embedded database, a copy of a migrated one (test/pglite-template.ts)
+    ...(config.databaseUrl ? {} : { pgliteTemplate: await pgliteTemplate() }),
+  });
   const app = await buildApp(runtime.ctx, { extend: opts.beforeReady });
   await app.ready();
   const jobs = startJobs(runtime.ctx, allJobs, { timers: false });

@@ -26,6 +26,11 @@ export interface DatabaseOptions {
   /** Directory for the embedded database; null keeps it in memory (tests). */
   dataDir: string | null;
   poolSize?: number;
+  /**
+   * An in-memory embedded database starts as a copy of this dump (PGlite's dumpDataDir) instead of
+   * an empty cluster: tests start from a migrated one in half a second, not five.
+   */
+  pgliteTemplate?: Blob;
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
@@ -62,6 +67,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
   const lite = new PGlite(dir, {
     parsers: { 20: (v: string) => Number(v) },
+    ...(!dir && opts.pgliteTemplate ? { loadDataDir: opts.pgliteTemplate } : {}),
   });
   await lite.waitReady;
   await lite.exec(`SET TimeZone = 'UTC'`);
