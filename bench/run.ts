@@ -19,11 +19,12 @@ import { reads } from './scenarios/reads.ts';
 import { reports } from './scenarios/reports.ts';
 import { sellout } from './scenarios/sellout.ts';
 import { webhooks } from './scenarios/webhooks.ts';
+import { exportScenario } from './scenarios/export.ts';
 import { HALL_ROWS, HALL_SEATS_PER_ROW, HALLS, MAP_EVENT, seats } from './scenarios/seats.ts';
 import { hallPlan } from '../src/modules/events/seating.fixture.ts';
 
 /**
- * npm run bench [-- --only flash,webhooks,sellout,reports,desk,reads,checkin,seats] [--quick] [--keep]
+ * npm run bench [-- --only flash,webhooks,sellout,reports,desk,reads,checkin,seats,export] [--quick] [--keep]
  * (env: BENCH_CLIENTS=16,64 flash sale client counts; BENCH_QUICK_SECONDS quick duration)
  * Every figure is printed next to a baseline measured in this same run, with the ratio.
  */
@@ -75,6 +76,7 @@ const scenarios: Array<[string, (c: ScenarioContext) => Promise<void>]> = [
   ['desk', desk],
   ['reads', reads],
   ['seats', seats],
+  ['export', exportScenario],
 ];
 
 async function main(): Promise<void> {
