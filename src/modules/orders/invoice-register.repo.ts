@@ -105,14 +105,7 @@ export async function issueInvoice(
   const inv = o?.invoicing;
   if (!o || !inv?.enabled || (Number(o.total_cents) <= 0 && !opts.onRequest)) return null;
   if (inv.business_only && !o.invoice_address) return null;
-  const standing = await trx
-    .selectFrom('invoices')
-    .select(['id', 'number'])
-    .where('order_id', '=', orderId)
-    .where('kind', '=', 'invoice')
-    .where('canceled_at', 'is', null)
-    .executeTakeFirst();
-  if (standing) return null;
+  if (await standingInvoice(trx, orderId)) return null;
   const [lines, discounts] = await Promise.all([
     trx
       .selectFrom('order_lines')
@@ -278,14 +271,7 @@ export async function reissueInvoice(
   orderId: number,
   at: Date,
 ): Promise<{ credit: IssuedDocument | null; invoice: IssuedDocument | null } | 'credited'> {
-  const standing = await trx
-    .selectFrom('invoices')
-    .select('id')
-    .where('order_id', '=', orderId)
-    .where('kind', '=', 'invoice')
-    .where('canceled_at', 'is', null)
-    .forUpdate()
-    .executeTakeFirst();
+  const standing = await standingInvoice(trx, orderId, true);
   if (standing && (await creditedSoFar(trx, standing.id)) > 0) return 'credited';
   const credit = await issueCreditNote(trx, orderId, 'rest', at, { reason: 'reissue' });
   // staff asked for it: a free order, or one paid before invoicing was on, gets its invoice too
@@ -293,16 +279,20 @@ export async function reissueInvoice(
   return { credit, invoice };
 }
 
-/** Whether the order has an invoice standing (issued, not replaced by a re-issue). */
-export async function hasStandingInvoice(db: Db, orderId: number): Promise<boolean> {
-  const row = await db
+/** The order's standing invoice (issued, not replaced by a re-issue), locked with `forUpdate`. */
+function standingInvoice(db: Db, orderId: number, forUpdate = false) {
+  const q = db
     .selectFrom('invoices')
     .select('id')
     .where('order_id', '=', orderId)
     .where('kind', '=', 'invoice')
-    .where('canceled_at', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where('canceled_at', 'is', null);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+}
+
+/** Whether the order has an invoice standing (issued, not replaced by a re-issue). */
+export async function hasStandingInvoice(db: Db, orderId: number): Promise<boolean> {
+  return (await standingInvoice(db, orderId)) !== undefined;
 }
 
 /** An order's invoices and credit notes, oldest first. */
