@@ -321,7 +321,8 @@ describe('report counters (property)', () => {
       ),
       { numRuns: 30, seed: 20261124 },
     );
-  });
+    // 30 sequences of up to 14 changes against a database: 10-40 s alone, more beside other work
+  }, 300_000);
 
   it('compaction folds old shards into one row per counter and changes no total', async () => {
     const paid = (i: number) => ({
