@@ -166,9 +166,14 @@ async function scenario(s: Setup, one: TestApp, two: TestApp) {
   // every unit a cancel freed is offered; a cancel that lost its race to the order's own change
   // frees nothing (its answer says so), so the count is the cancels that went through
   const soloCanceled = (wave1.slice(12, 18) as Array<{ statusCode: number }>).filter((r) => r.statusCode < 300).length;
-  // a cancel that did not go through says why, in the documented shape (never a 500)
+  // a cancel that did not go through says why, in the documented shape (never a 500): on a busy
+  // machine a cancel can wait past the database's lock timeout for a row an offer pass holds and
+  // answers 503 busy, having changed nothing (seen in CI); so the offers match the cancels that went through
   for (const r of wave1.slice(0, 18) as Array<{ statusCode: number; body: string }>)
-    if (r.statusCode >= 300) expect([r.statusCode, r.body.slice(0, 300)]).toEqual([409, expect.stringContaining('"code"')]);
+    if (r.statusCode >= 300) {
+      expect([409, 503], r.body.slice(0, 300)).toContain(r.statusCode);
+      expect(r.body).toContain('"code"');
+    }
   expect(soloCanceled).toBeGreaterThan(0);
   expect(solo1.entries.filter((e) => e.status === 'offered').length).toBe(soloCanceled);
 
