@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import QRCode from 'qrcode';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
@@ -9,6 +8,7 @@ import { freePort } from '../net.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories.ts';
 import { qrCodeUrl } from '../../src/modules/checkin/checkin.service.ts';
+import { qrVideo } from './qr-video.ts';
 
 /**
  * The door scanner in Debian's Chromium: it keeps working with the network gone (typed references,
@@ -216,29 +216,3 @@ describe('the door scanner', () => {
     }
   });
 });
-
-/** A few seconds of 640x480 video (YUV 4:2:0) showing `text` as a QR code, black on white. */
-function qrVideo(text: string): Buffer {
-  const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
-  const size = qr.modules.size;
-  const [w, h] = [640, 480];
-  const scale = Math.floor(400 / (size + 8));
-  const origin = { x: Math.floor((w - size * scale) / 2), y: Math.floor((h - size * scale) / 2) };
-  const luma = Buffer.alloc(w * h, 235);
-  for (let r = 0; r < size; r++)
-    for (let c = 0; c < size; c++) {
-      if (!qr.modules.get(r, c)) continue;
-      for (let y = 0; y < scale; y++)
-        luma.fill(
-          16,
-          (origin.y + r * scale + y) * w + origin.x + c * scale,
-          (origin.y + r * scale + y) * w + origin.x + (c + 1) * scale,
-        );
-    }
-  const chroma = Buffer.alloc((w / 2) * (h / 2) * 2, 128);
-  const frame = Buffer.concat([Buffer.from('FRAME\n'), luma, chroma]);
-  return Buffer.concat([
-    Buffer.from(`YUV4MPEG2 W${w} H${h} F10:1 Ip A1:1 C420jpeg\n`),
-    ...Array.from({ length: 20 }, () => frame),
-  ]);
-}

@@ -14,7 +14,7 @@ import { invoiceRequestForm, type InvoiceRequestView } from './invoice-request.v
 import { invoiceLinks } from './order.view.ts';
 import { frameOf, pageLocale, sendPage } from './page-language.ts';
 import { orderPageBody, pageContent } from './pay.view.ts';
-import { cancelSection, SELF_SERVICE_CSS, ticketActions, type SelfServiceRefusal } from './self-service.view.ts';
+import { BUYER_FORM_CSS, cancelSection, SELF_SERVICE_CSS, ticketActions, type SelfServiceRefusal } from './self-service.view.ts';
 
 /**
  * The order page (`/o/{secret}`) as one builder, shared by the routes that show it and by the
@@ -72,7 +72,7 @@ export async function orderPage(
     }
     extras = {
       card: (t: OrderDocument['tickets'][number]) => ticketActions(t, view),
-      afterTickets: html`${SELF_SERVICE_CSS}${after}`,
+      afterTickets: html`${BUYER_FORM_CSS}${SELF_SERVICE_CSS}${after}`,
     };
   }
   const notice = refused.selfService?.fields.form

@@ -17,7 +17,7 @@ export const PAGE_CSS = raw(`<style>
 .admit-ticket{border:1px solid var(--admit-text-color-muted);border-radius:var(--admit-card-radius);padding:1rem;text-align:center}
 .admit-ticket svg{width:100%;max-width:14rem;height:auto;background:#fff}
 .admit-status{padding:.6rem .8rem;border-radius:var(--admit-card-radius);border:1px solid var(--admit-text-color-muted)}
-.admit-voided{opacity:.55}
+.admit-voided{border-style:dashed}.admit-voided figure{opacity:.3}
 .admit-confirm{text-align:center;margin:0 0 1.5rem}
 .admit-confirm-mark{display:inline-flex;align-items:center;justify-content:center;width:3.25rem;height:3.25rem;margin:.25rem 0 0;border-radius:50%;
 background:var(--admit-accent-color);color:var(--admit-accent-color-contrast);font-size:1.75rem;font-weight:700}
