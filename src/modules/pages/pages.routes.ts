@@ -19,6 +19,7 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import { qrRoutes } from './qr.routes.ts';
 import { publicRoutes } from './public.routes.ts';
 import { waitlistPageRoutes } from './waitlist.routes.ts';
+import { walletPageRoutes } from './wallet.routes.ts';
 import { frameOf, langQuery, pageLocale, sendPage } from './page-language.ts';
 
 const secretParams = {
@@ -74,6 +75,7 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
   await app.register(qrRoutes);
   await app.register(publicRoutes);
   await app.register(waitlistPageRoutes);
+  await app.register(walletPageRoutes);
 
   app.get<{ Params: { secret: string } }>(
     '/pay/:secret',
