@@ -11,7 +11,8 @@ import { cardPageBody, notPayable, orderPageBody, pageContent, payPageBody, paym
 import { shopRoutes } from './shop.routes.ts';
 import { html } from '../../platform/http/html.ts';
 import { buyerBase, listInvoices } from '../invoices/invoices.service.ts';
-import { invoiceLinks } from './order.view.ts';
+import { invoiceLinks, walletButtons } from './order.view.ts';
+import { walletLinks } from '../wallet/wallet.service.ts';
 import { ADDRESS_KEYS, invoiceRequestForm, type InvoiceRequestView } from './invoice-request.view.ts';
 import { readAddressForm } from './address-form.ts';
 import { requestInvoice } from '../orders/invoice-reissue.service.ts';
@@ -171,7 +172,9 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
           ...(refused ?? {}),
         })
       : html``;
-    return html`${await orderPageBody(doc, loc, secret)}${invoiceLinks(invoices, loc)}${request}`;
+    const wallet =
+      doc.order.status === 'paid' ? walletButtons(await walletLinks(ctx, doc.order.account_id, secret, doc.tickets), loc) : '';
+    return html`${await orderPageBody(doc, loc, secret)}${wallet}${invoiceLinks(invoices, loc)}${request}`;
   };
 
   app.post<{ Params: { secret: string }; Body: Record<string, string> }>(

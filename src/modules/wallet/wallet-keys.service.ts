@@ -95,7 +95,7 @@ export async function prepareImportedWallet(ctx: AppContext, wallet: WalletKeys 
     const list = Object.entries(problems).map(([f, p]) => `$.account.wallet.${f}: ${p}`);
     throw new AppError('unprocessable', 'invalid_account_file', `The account file is invalid:\n${list.join('\n')}`);
   }
-  await seal(ctx, 'warm', '');
+  if (wallet?.apple || wallet?.google) await seal(ctx, 'warm', '');
   return async (db: Db, accountId: number, at: Date) => {
     const sealed: SealedWalletKey[] = [];
     if (wallet?.apple) sealed.push(await sealAppleKeys(ctx, accountId, wallet.apple));
