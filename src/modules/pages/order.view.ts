@@ -190,7 +190,7 @@ export function walletButtons(links: ReadonlyMap<string, { apple?: string; googl
       ${[...links].map(
         ([ref, l]) =>
           html`<li data-wallet="${ref}">
-            ${m.walletTicket(ref)}: ${l.apple ? html`<a href="${l.apple}" download>${m.addToAppleWallet}</a>` : ''}${l.apple && l.google ? ' · ' : ''}${l.google ? html`<a href="${l.google}" rel="nofollow">${m.saveToGoogleWallet}</a>` : ''}
+            ${m.walletTicket(ref)}: ${l.apple ? html`<a href="${l.apple}">${m.addToAppleWallet}</a>` : ''}${l.apple && l.google ? ' · ' : ''}${l.google ? html`<a href="${l.google}" rel="nofollow">${m.saveToGoogleWallet}</a>` : ''}
           </li>`,
       )}
     </ul>

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { exportAccount } from '../export/account-export.service.ts';
 import { importAccount } from '../import/import.service.ts';
+import { theatrePlan } from '../events/seating.fixture.ts';
 import { GOOGLE_SAVE_URL } from '../wallet/google-save.ts';
 import {
   makeAppleCredentials,
@@ -37,7 +38,15 @@ beforeAll(async () => {
     t.ctx,
     makeAccountFile({
       slug: 'keyed',
-      events: [event()],
+      events: [
+        event(),
+        makeEvent({
+          slug: 'play',
+          name: 'The Play',
+          ticket_types: [{ key: 'seat', name: 'Stalls seat', price: 0 }],
+          seating: { plan: theatrePlan(), categories: { Stalls: 'seat' } },
+        }),
+      ],
       account: {
         slug: 'keyed',
         name: 'Keyed Hall',
@@ -149,6 +158,39 @@ describe('wallet passes', () => {
       origins: ['http://admit.test'],
     });
     expect(claims.payload.eventTicketObjects[0].barcode.value).toBe(tk.qr_token);
+  });
+
+  it('puts the seat of a seated ticket on the pass and the Google object', async () => {
+    const typeId = (await t.ctx.db.selectFrom('ticket_types').select('id').where('key', '=', 'seat').executeTakeFirstOrThrow())
+      .id;
+    const res = await t.call(withKeys.tokens.all, {
+      method: 'POST',
+      url: '/api/v1/events/play/orders',
+      payload: {
+        items: [{ ticket_type_id: Number(typeId), quantity: 1, seats: ['stalls-B-2'] }],
+        email: 'b@example.org',
+        name: 'Bo',
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const o = await t.ctx.db
+      .selectFrom('orders')
+      .select(['id', 'access_secret'])
+      .where('ref', '=', res.json().ref)
+      .executeTakeFirstOrThrow();
+    const tk = await t.ctx.db.selectFrom('tickets').select('ref').where('order_id', '=', o.id).executeTakeFirstOrThrow();
+    const pass = JSON.parse(
+      unzip((await get(`/o/${o.access_secret}/tickets/${tk.ref}.pkpass`)).rawPayload)
+        .get('pass.json')!
+        .toString(),
+    );
+    const seat = pass.eventTicket.auxiliaryFields.find((f: { key: string }) => f.key === 'seat');
+    expect(seat.value).toMatch(/B/);
+    const g = await get(`/o/${o.access_secret}/tickets/${tk.ref}/google`);
+    const claims = JSON.parse(
+      Buffer.from(String(g.headers.location).slice(GOOGLE_SAVE_URL.length).split('.')[1]!, 'base64url').toString(),
+    );
+    expect(claims.payload.eventTicketObjects[0].seatInfo.seat.defaultValue.value).toBe(seat.value);
   });
 
   it('marks a voided ticket void on its pass and leaves it off the page', async () => {
