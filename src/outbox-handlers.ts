@@ -2,6 +2,7 @@ import type { OutboxHandler } from './platform/jobs/outbox-dispatcher.ts';
 import { renderLatePaymentMail, renderPayLinkMail } from './modules/orders/orders.mail.ts';
 import { renderTicketMailWithInvoice } from './modules/invoices/invoices.mail.ts';
 import { renderRefundMail } from './modules/refunds/refunds.mail.ts';
+import { renderTransferMail } from './modules/orders/transfer.mail.ts';
 import { autoRefund } from './modules/refunds/auto-refund.service.ts';
 import { renderInvitationMail, renderPasswordResetMail } from './modules/users/users.mail.ts';
 import { renderWebhookDisabledMail } from './modules/webhooks/webhooks.mail.ts';
@@ -11,6 +12,7 @@ import { renderWaitlistJoinedMail, renderWaitlistOfferMail } from './modules/wai
 export const outboxHandlers: Record<string, OutboxHandler> = {
   'mail.tickets': { type: 'mail', render: renderTicketMailWithInvoice },
   'mail.refund': { type: 'mail', render: renderRefundMail },
+  'mail.ticket_transferred': { type: 'mail', render: renderTransferMail },
   'mail.late_payment': { type: 'mail', render: renderLatePaymentMail },
   'mail.pay_link': { type: 'mail', render: renderPayLinkMail },
   'mail.invitation': { type: 'mail', render: renderInvitationMail },

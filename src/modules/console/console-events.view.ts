@@ -5,7 +5,7 @@ import type { EventConfig, EventDocument } from '../events/event-config.service.
 import type { EventSummary } from '../events/events.service.ts';
 import { localInput } from './catalogue-form.ts';
 import { can, type Viewer } from './console.http.ts';
-import { consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console-layout.view.ts';
+import { checkbox, consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console-layout.view.ts';
 import { TIMEZONES } from './event-form.ts';
 import { eventTabs } from './event-tabs.view.ts';
 import { t } from './console-lang.ts';
@@ -154,8 +154,27 @@ function eventForm(opts: {
         <p class="hint" id="f-description-hint">${m.descriptionHint}</p>
         ${e.description ? html`<p class="error">${plainList(e.description)}</p>` : ''}
       </div>
+      ${selfServiceFields(d, tz, e)}
       <button type="submit">${opts.submit}</button>
     </form>`;
+}
+
+/** The document's `self_service` rules as a fieldset (contract section 15). */
+function selfServiceFields(d: Partial<EventDocument>, tz: string, e: FieldErrors): SafeHtml {
+  const m = t();
+  const r = d.self_service;
+  return html`<fieldset class="plain-fieldset">
+    <legend>${m.selfService}</legend>
+    <p class="hint">${m.selfServiceHint}</p>
+    <input type="hidden" name="ss_form" value="1" />
+    ${checkbox({ name: 'ss_names', label: m.ssNames, checked: Boolean(r) })}
+    <div class="grid">
+      ${field({ name: 'ss_edit_until', label: m.ssEditUntil, type: 'datetime-local', value: localInput(r?.edit_until, tz), errors: e, hint: m.ssEditUntilHint })}
+      ${field({ name: 'ss_cancel_until', label: m.ssCancelUntil, type: 'datetime-local', value: localInput(r?.cancel_until, tz), errors: e, hint: m.ssCancelUntilHint })}
+      ${field({ name: 'ss_cancel_fee', label: m.ssCancelFee, type: 'number', value: r?.cancel_fee_percent !== undefined ? String(r.cancel_fee_percent) : '', errors: e })}
+    </div>
+    ${checkbox({ name: 'ss_transfer', label: m.ssTransfer, checked: Boolean(r?.transfer) })}
+  </fieldset>`;
 }
 
 /** The new event form, empty or with what was sent and its errors. */

@@ -4,6 +4,7 @@ import { plainMessage } from './plain-words.ts';
 import { AppError } from '../../platform/errors.ts';
 import { findOrdersAcrossEvents, orderDeskDetail, orderOnDesk } from '../orders/order-desk.service.ts';
 import { patchBuyer } from '../orders/orders.service.ts';
+import { renameAttendee, transferTicket } from '../orders/attendees.service.ts';
 import { resendOrderMail } from '../orders/resend.service.ts';
 import { cancelOrder } from '../payments/cancel-order.service.ts';
 import { refundOrder } from '../refunds/refund-order.service.ts';
@@ -85,6 +86,10 @@ export async function consoleOrderDeskRoutes(app: FastifyInstance): Promise<void
           flash: { kind: 'bad', text: plainMessage(err.message) },
           errors: err.fields,
           buyer: path === 'buyer' ? { name: form.name ?? '', email: form.email ?? '' } : undefined,
+          attendee:
+            path === 'attendee' || path === 'transfer'
+              ? { ticket: form.ticket ?? '', name: form.name ?? '', email: form.email ?? '' }
+              : undefined,
           status: err.kind === 'upstream' ? 502 : err.kind === 'conflict' ? 409 : 422,
         });
       }
@@ -97,6 +102,19 @@ export async function consoleOrderDeskRoutes(app: FastifyInstance): Promise<void
       revoke_link: form.revoke_link === '1',
     });
     return 'buyer';
+  });
+  // staff name attendees and pass tickets on whatever the event's self-service rules say
+  const staff = (viewer: Viewer) => ({ kind: 'staff' as const, email: viewer.session.email });
+  action('attendee', async (request, viewer, form) => {
+    const d = await orderDeskDetail(ctx, principalOfViewer(viewer), request.params.event, request.params.ref);
+    const input = { name: form.name ?? '', email: form.email ?? '' };
+    await renameAttendee(ctx, d.order, form.ticket ?? '', input, staff(viewer));
+    return 'attendee';
+  });
+  action('transfer', async (request, viewer, form) => {
+    const d = await orderDeskDetail(ctx, principalOfViewer(viewer), request.params.event, request.params.ref);
+    await transferTicket(ctx, d.order, form.ticket ?? '', { name: form.name ?? '', email: form.email ?? '' }, staff(viewer));
+    return 'transferred';
   });
   action('resend', async (request, viewer) => {
     const r = await resendOrderMail(ctx, viewer.account!.id, request.params.ref, () => true, viewer.session.email);

@@ -1,5 +1,5 @@
 import { money, when } from './formats.ts';
-import { html, type SafeHtml } from '../../platform/http/html.ts';
+import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import type { DeskActivity, DeskOrderDetail } from '../orders/order-desk.service.ts';
 import { can, type Viewer } from './console.http.ts';
 import { buttonForm, checkbox, consolePage, field, hiddenCsrf, type FieldErrors, type Flash } from './console-layout.view.ts';
@@ -88,6 +88,12 @@ function activityText(a: DeskActivity, currency: string): string {
       return m.actCheckedIn(String(d.ticket ?? ''), String(d.list ?? ''));
     case 'scan_refused':
       return m.actScanRefused(String(d.ticket ?? ''), String(d.list ?? ''));
+    case 'attendee_changed':
+      return m.actAttendeeChanged(String(d.ticket ?? ''), String(d.to ?? ''));
+    case 'ticket_transferred':
+      return m.actTransferred(String(d.ticket ?? ''), String(d.to ?? ''));
+    case 'tickets_canceled':
+      return m.actTicketsCanceled(Array.isArray(d.tickets) ? d.tickets.map(String).join(', ') : String(d.tickets ?? ''));
     default:
       return a.action.replace(/_/g, ' ');
   }
@@ -103,6 +109,8 @@ const ORDER_DONE: Record<string, (m: ConsoleMessages) => string> = {
   'partly-refunded': (m) => m.orderDonePartlyRefunded,
   'already-refunded': (m) => m.orderDoneAlreadyRefunded,
   comp: (m) => m.orderDoneComp,
+  attendee: (m) => m.orderDoneAttendee,
+  transferred: (m) => m.orderDoneTransferred,
 };
 
 export function orderDoneFlash(done: string | undefined): Flash | null {
@@ -114,6 +122,8 @@ export interface OrderPageOptions {
   errors?: FieldErrors;
   /** the buyer's fields as sent, when saving them was refused */
   buyer?: { name: string; email: string };
+  /** the attendee form as sent, when it was refused */
+  attendee?: { ticket: string; name: string; email: string };
 }
 
 /** The order's page: summary, lines, payments and refunds, tickets with check-ins, answers, activity, actions. */
@@ -200,7 +210,7 @@ export function orderDeskPage(
               ${d.tickets.map(
                 (
                   tk,
-                ) => html`<tr><td>${tk.ref}</td><td>${tk.ticket_type}${seatOf(tk.ref)}</td><td>${tk.attendee_name ?? order.name ?? ''}</td><td>${stateWord(tk.status)}</td>
+                ) => html`<tr><td>${tk.ref}</td><td>${tk.ticket_type}${seatOf(tk.ref)}</td><td>${tk.attendee_name ?? order.name ?? ''}${tk.attendee_email ? html`<br /><span class="muted">${tk.attendee_email}</span>` : ''}${tk.transferred ? html` <span class="badge">${m.passedOnShort}</span>` : ''}</td><td>${stateWord(tk.status)}</td>
                   <td>${
                     tk.checkins.length
                       ? tk.checkins.map(
@@ -248,6 +258,7 @@ export function orderDeskPage(
                 <button type="submit">${m.saveBuyer}</button>
               </form>
             </div>
+            ${attendeeCard(d, here, viewer.csrf, opts)}
             <div class="card actions">
               ${
                 order.status === 'paid' || order.status === 'pending'
@@ -265,4 +276,31 @@ export function orderDeskPage(
           : ''
       }`;
   return consolePage({ title: m.orderTitle(order.ref), viewer, active: 'events', flash: opts.flash, body });
+}
+
+/** Staff name a ticket's attendee or pass the ticket on, whatever the event's self-service rules. */
+function attendeeCard(d: DeskOrderDetail, here: string, csrf: string, opts: OrderPageOptions): SafeHtml {
+  const m = t();
+  const valid = d.tickets.filter((x) => x.status === 'valid');
+  if (d.order.status !== 'paid' || !valid.length) return html``;
+  const given = opts.attendee;
+  return html`<div class="card">
+    <h3>${m.attendeeCard}</h3>
+    <p class="muted">${m.attendeeHint}</p>
+    <form method="post" action="${here}/attendee">
+      ${hiddenCsrf(csrf)}
+      <div class="field">
+        <label for="f-ticket">${m.ticketField}</label>
+        <select id="f-ticket" name="ticket">
+          ${valid.map((x) => html`<option value="${x.ref}"${given?.ticket === x.ref ? raw(' selected') : raw('')}>${x.ref} · ${x.ticket_type} · ${x.attendee_name ?? d.order.name ?? ''}</option>`)}
+        </select>
+      </div>
+      ${field({ name: 'name', label: m.attendee, value: given?.name ?? '', errors: opts.errors })}
+      ${field({ name: 'email', label: m.attendeeEmail, type: 'email', value: given?.email ?? '', errors: opts.errors })}
+      <div class="actions">
+        <button type="submit">${m.saveAttendee}</button>
+        <button type="submit" class="secondary" formaction="${here}/transfer">${m.passOnTicket}</button>
+      </div>
+    </form>
+  </div>`;
 }

@@ -68,5 +68,33 @@ export function readEventForm(
   else if (venueAddress) errors.venue_name = ['a venue with an address needs a name'];
   else delete out.venue;
   if (out.venue && !venueAddress) delete out.venue.address;
+  if (form.ss_form) readSelfService(form, out, tz, errors);
   return { doc: out, errors };
+}
+
+/**
+ * The self-service fieldset: any rule given turns self-service on (naming attendees comes with
+ * it); nothing ticked or given turns it off.
+ */
+function readSelfService(form: Record<string, string>, out: Partial<EventDocument>, tz: string, errors: FieldErrors): void {
+  const rules: NonNullable<EventDocument['self_service']> = {};
+  for (const [k, key] of [
+    ['ss_edit_until', 'edit_until'],
+    ['ss_cancel_until', 'cancel_until'],
+  ] as const) {
+    const v = (form[k] ?? '').trim();
+    if (!v) continue;
+    const at = fromLocalInput(v, tz);
+    if (at) rules[key] = at;
+    else errors[k] = ['is not a date and time'];
+  }
+  const fee = (form.ss_cancel_fee ?? '').trim();
+  if (fee) {
+    const n = Number(fee);
+    if (Number.isInteger(n) && n >= 0 && n <= 100) rules.cancel_fee_percent = n;
+    else errors.ss_cancel_fee = ['must be a whole number from 0 to 100'];
+  }
+  if (form.ss_transfer === '1') rules.transfer = true;
+  if (form.ss_names === '1' || Object.keys(rules).length) out.self_service = rules;
+  else delete out.self_service;
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../platform/db/database.ts';
 import { iso } from '../../platform/time.ts';
-import { DEFAULT_OFFER_MINUTES, type EventDocument, type TicketTypeIn } from './event-document.ts';
+import { DEFAULT_OFFER_MINUTES, type EventDocument, type EventIn, type TicketTypeIn } from './event-document.ts';
 import { readSeating } from './seating.repo.ts';
 
 /** An account's event by slug; `lock`: held against other config writers until the transaction ends. */
@@ -139,6 +139,8 @@ export async function readDocument(db: Db, eventId: number): Promise<EventDocume
     ...(e.waiting_list_enabled || e.waiting_list_offer_minutes !== DEFAULT_OFFER_MINUTES
       ? { waiting_list: { enabled: e.waiting_list_enabled, offer_minutes: e.waiting_list_offer_minutes } }
       : {}),
+    ...(e.queue ? { queue: e.queue } : {}),
+    ...(e.self_service ? { self_service: selfServiceOut(e.self_service) } : {}),
     ticket_types: types.map((t): TicketTypeIn => ({
       key: t.key,
       name: t.name,
@@ -196,4 +198,14 @@ export async function readDocument(db: Db, eventId: number): Promise<EventDocume
     saved_reports: reports.map((r) => ({ name: r.name, query: r.query })),
   };
   return doc;
+}
+
+/** The stored rules with their dates in the document's ISO form (as given, canonicalised). */
+function selfServiceOut(r: NonNullable<EventIn['self_service']>): NonNullable<EventIn['self_service']> {
+  return {
+    ...(r.edit_until ? { edit_until: iso(r.edit_until)! } : {}),
+    ...(r.transfer !== undefined ? { transfer: r.transfer } : {}),
+    ...(r.cancel_until ? { cancel_until: iso(r.cancel_until)! } : {}),
+    ...(r.cancel_fee_percent !== undefined ? { cancel_fee_percent: r.cancel_fee_percent } : {}),
+  };
 }

@@ -103,6 +103,10 @@ export interface EventIn {
   seating?: SeatingIn;
   /** contract section 13: freed units of a sold-out type go to the list first; default off, 1440 minutes */
   waiting_list?: { enabled?: boolean; offer_minutes?: number };
+  /** contract section 13: the on-sale queue */
+  queue?: { enabled?: boolean; admit_per_minute?: number };
+  /** contract section 15: what buyers may change themselves; absent, nothing */
+  self_service?: { edit_until?: string; transfer?: boolean; cancel_until?: string; cancel_fee_percent?: number };
   ticket_types?: TicketTypeIn[];
   goods?: GoodIn[];
   sessions?: SessionIn[];

@@ -107,6 +107,8 @@ async function writeEventRow(trx: Db, accountId: number, stored: StoredEvent | n
     waiting_list_enabled: d.waiting_list?.enabled ?? false,
     waiting_list_offer_minutes: d.waiting_list?.offer_minutes ?? DEFAULT_OFFER_MINUTES,
     invoice_address: d.invoice_address ?? null,
+    self_service: d.self_service ? JSON.stringify(d.self_service) : null,
+    queue: d.queue ? JSON.stringify(d.queue) : null,
   };
   const returned = ['id', 'starts_at', 'payment_expires_at'] as const;
   if (stored)

@@ -90,6 +90,9 @@ export const consoleOrdersDe: ConsoleOrders = {
   actTicketsResent: 'Tickets erneut gesendet',
   actCheckedIn: (ticket, list) => `${ticket} eingelassen an ${list}`,
   actScanRefused: (ticket, list) => `Scan von ${ticket} an ${list} abgewiesen (Konflikt)`,
+  actAttendeeChanged: (ticket, name) => `Teilnehmer von ${ticket} benannt: ${name}`,
+  actTransferred: (ticket, name) => `Ticket ${ticket} weitergegeben an ${name} (neuer QR-Code)`,
+  actTicketsCanceled: (tickets) => `Tickets storniert: ${tickets}`,
 
   orderDoneBuyer: 'Der Käufer wurde gespeichert.',
   orderDoneResentTickets: 'Die Tickets sind erneut unterwegs.',
@@ -99,6 +102,9 @@ export const consoleOrdersDe: ConsoleOrders = {
   orderDonePartlyRefunded: 'Ein Teil der Bestellung wurde erstattet. Der Käufer wird per E-Mail benachrichtigt.',
   orderDoneAlreadyRefunded: 'Diese Erstattung war schon erfolgt: Es wurde nichts weiter getan.',
   orderDoneComp: 'Die Freikarten wurden ausgestellt; die Tickets sind unterwegs.',
+  orderDoneAttendee: 'Der Teilnehmer ist gespeichert.',
+  orderDoneTransferred:
+    'Das Ticket ist weitergegeben: Die Person erhält per E-Mail einen neuen QR-Code, der alte gilt nicht mehr.',
 
   orderTitle: (ref) => `Bestellung ${ref}`,
   refundedSoFarShort: (amount) => `· ${amount} erstattet`,
@@ -139,6 +145,14 @@ export const consoleOrdersDe: ConsoleOrders = {
   buyer: 'Käufer',
   revokeLink: 'Den Link der Bestellung widerrufen (der Käufer erhält einen neuen, wenn die Tickets erneut gesendet werden)',
   saveBuyer: 'Käufer speichern',
+  attendeeCard: 'Teilnehmer eines Tickets',
+  attendeeHint:
+    'Einen Namen (und eine E-Mail) auf einem Ticket speichern oder das Ticket weitergeben: Die neue Person erhält eine eigene Seite und per E-Mail einen neuen QR-Code; der alte Code gilt sofort nicht mehr. Tickets stornieren Sie über Erstatten.',
+  ticketField: 'Ticket',
+  attendeeEmail: 'E-Mail (nötig zum Weitergeben)',
+  saveAttendee: 'Namen speichern',
+  passOnTicket: 'Ticket weitergeben',
+  passedOnShort: 'weitergegeben',
   sendTicketsAgain: 'Tickets erneut senden',
   sendPayLinkAgain: 'Zahlungslink erneut senden',
   cancelOrder: 'Bestellung stornieren',

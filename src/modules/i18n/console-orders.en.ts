@@ -91,6 +91,9 @@ export const consoleOrdersEn = {
   actTicketsResent: 'Tickets sent again',
   actCheckedIn: (ticket: string, list: string) => `Checked in ${ticket} at ${list}`,
   actScanRefused: (ticket: string, list: string) => `Scan of ${ticket} at ${list} did not admit (conflict)`,
+  actAttendeeChanged: (ticket: string, name: string) => `Attendee of ${ticket} named: ${name}`,
+  actTransferred: (ticket: string, name: string) => `Ticket ${ticket} passed on to ${name} (new QR code)`,
+  actTicketsCanceled: (tickets: string) => `Tickets cancelled: ${tickets}`,
 
   // after an action on the order
   orderDoneBuyer: 'The buyer was saved.',
@@ -101,6 +104,8 @@ export const consoleOrdersEn = {
   orderDonePartlyRefunded: 'Part of the order was refunded. The buyer is told by mail.',
   orderDoneAlreadyRefunded: 'This refund had already been made: nothing more was done.',
   orderDoneComp: 'The complimentary order was issued; the tickets are on their way.',
+  orderDoneAttendee: 'The attendee is saved.',
+  orderDoneTransferred: 'The ticket is passed on: its holder gets a new QR code by email, the old one no longer admits.',
 
   // the order's page
   orderTitle: (ref: string) => `Order ${ref}`,
@@ -142,6 +147,14 @@ export const consoleOrdersEn = {
   buyer: 'Buyer',
   revokeLink: "Revoke the order's link (the buyer gets a new one when tickets are sent again)",
   saveBuyer: 'Save buyer',
+  attendeeCard: 'Attendee of a ticket',
+  attendeeHint:
+    'Save a name (and email) on a ticket, or pass the ticket on: the new holder gets their own page and a new QR code by email; the old code stops admitting at once. Cancel tickets with Refund.',
+  ticketField: 'Ticket',
+  attendeeEmail: 'Email (needed to pass it on)',
+  saveAttendee: 'Save the name',
+  passOnTicket: 'Pass the ticket on',
+  passedOnShort: 'passed on',
   sendTicketsAgain: 'Send tickets again',
   sendPayLinkAgain: 'Send pay link again',
   cancelOrder: 'Cancel order',

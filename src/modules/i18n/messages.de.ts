@@ -1,4 +1,5 @@
 import type { Messages } from './messages.en.ts';
+import { selfServiceDe } from './self-service.de.ts';
 
 /** Refusals of the order pipeline in German, by their stable code (spec section 7). */
 const CHECKOUT_ERRORS: Record<string, string> = {
@@ -265,4 +266,5 @@ export const de: Messages = {
   reverseCharge: 'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge, Art. 196 MwStSystRL).',
   invoiceFor: (event) => `Tickets: ${event}`,
   invoiceAttached: 'Ihre Rechnung ist beigefügt.',
+  ...selfServiceDe,
 };

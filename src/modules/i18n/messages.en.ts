@@ -1,3 +1,5 @@
+import { selfServiceEn } from './self-service.en.ts';
+
 /**
  * The buyer side's English messages: every word the event, pay and order pages, the public
  * pages, the buyer mails and the ticket PDF show. Other languages implement the same type
@@ -270,6 +272,7 @@ export const en = {
   reverseCharge: 'Reverse charge: VAT to be accounted for by the recipient (Article 196 of Council Directive 2006/112/EC).',
   invoiceFor: (event: string) => `Tickets: ${event}`,
   invoiceAttached: 'Your invoice is attached.',
+  ...selfServiceEn,
 };
 
 export type Messages = typeof en;

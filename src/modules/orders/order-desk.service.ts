@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/http/auth.ts';
@@ -59,6 +60,9 @@ export interface DeskTicket {
   ref: string;
   status: string;
   attendee_name: string | null;
+  attendee_email: string | null;
+  /** passed on to another holder (its own page, a new QR code) */
+  transferred: boolean;
   ticket_type: string;
   /** the price it was sold at (its line's unit price) */
   price_cents: number;
@@ -107,7 +111,16 @@ export async function orderDeskDetail(ctx: AppContext, p: Principal, eventSlug: 
       .selectFrom('tickets as t')
       .innerJoin('ticket_types as tt', 'tt.id', 't.ticket_type_id')
       .innerJoin('order_lines as l', 'l.id', 't.order_line_id')
-      .select(['t.id', 't.ref', 't.status', 't.attendee_name', 'tt.name as ticket_type', 'l.unit_price_cents as price_cents'])
+      .select([
+        't.id',
+        't.ref',
+        't.status',
+        't.attendee_name',
+        't.attendee_email',
+        sql<boolean>`t.holder_secret is not null`.as('transferred'),
+        'tt.name as ticket_type',
+        'l.unit_price_cents as price_cents',
+      ])
       .where('t.order_id', '=', order.id)
       .orderBy('t.position')
       .orderBy('t.id')

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import { ticketSeatJson } from './orders.repo.ts';
 
@@ -21,6 +22,7 @@ export async function loadOrderDocument(db: Db, where: { id: number } | { secret
       'e.tax_mode',
       'e.locale as event_locale',
       'e.description as event_description',
+      'e.self_service',
       'a.slug as account_slug',
       'a.name as account_name',
       'a.payments_mode',
@@ -47,7 +49,10 @@ export async function loadOrderDocument(db: Db, where: { id: number } | { secret
         't.id',
         't.ref',
         't.attendee_name',
+        't.attendee_email',
         't.qr_token',
+        // passed on: its QR code is its holder's (their own page), not the buyer's to show
+        sql<boolean>`t.holder_secret is not null`.as('transferred'),
         't.status',
         'tt.name as type_name',
         ticketSeatJson('t').as('seat'),
@@ -72,3 +77,19 @@ export async function loadOrderDocument(db: Db, where: { id: number } | { secret
 }
 
 export type OrderDocument = NonNullable<Awaited<ReturnType<typeof loadOrderDocument>>>;
+
+/**
+ * The order document as a transferred ticket's holder sees it: that ticket only, theirs to show.
+ * Null when the holder's link is unknown or was replaced by a later transfer.
+ */
+export async function loadHolderDocument(db: Db, holderSecret: string): Promise<OrderDocument | null> {
+  const t = await db
+    .selectFrom('tickets')
+    .select(['order_id', 'ref'])
+    .where('holder_secret', '=', holderSecret)
+    .executeTakeFirst();
+  if (!t) return null;
+  const doc = await loadOrderDocument(db, { id: Number(t.order_id) });
+  if (!doc) return null;
+  return { ...doc, tickets: doc.tickets.filter((x) => x.ref === t.ref).map((x) => ({ ...x, transferred: false })) };
+}

@@ -43,8 +43,8 @@ export async function buyerMailHtml(
 }
 
 /** One inline QR code per valid ticket, with its type, name and reference beside it. */
-async function ticketBlocks(doc: OrderDocument, loc: Locale): Promise<{ html: string; attachments: MailAttachment[] }> {
-  const valid = doc.tickets.filter((t) => t.status !== 'voided');
+export async function ticketBlocks(doc: OrderDocument, loc: Locale): Promise<{ html: string; attachments: MailAttachment[] }> {
+  const valid = doc.tickets.filter((t) => t.status !== 'voided' && !t.transferred);
   const attachments: MailAttachment[] = [];
   const blocks: string[] = [];
   for (const t of valid) {

@@ -78,7 +78,7 @@ export interface TicketPdfInput {
 
 /** The PDF of an order's valid tickets (all, or the ones named); null when there are none. */
 export async function ticketsPdf({ doc: d, loc, refs }: TicketPdfInput): Promise<Buffer | null> {
-  const tickets = d.tickets.filter((t) => t.status !== 'voided' && (!refs || refs.includes(t.ref)));
+  const tickets = d.tickets.filter((t) => t.status !== 'voided' && !t.transferred && (!refs || refs.includes(t.ref)));
   if (!tickets.length) return null;
   const { regular, bold } = loadFaces();
   const pdf = new PDFDocument({

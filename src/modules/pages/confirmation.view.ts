@@ -8,10 +8,22 @@ import { calendarPath, ledger, receipt, ticketCards } from './order.view.ts';
  * when and where, with which tickets, and what to do next; then the tickets, the receipt and the
  * payments. Order pages of other states keep their status line (pay.view.ts).
  */
-export async function confirmationBody(doc: OrderDocument, loc: Locale, secret: string): Promise<SafeHtml> {
+/** What the order page adds to a paid order: forms under each ticket, a section after them. */
+export interface OrderPageExtras {
+  card?: (t: OrderDocument['tickets'][number]) => SafeHtml;
+  afterTickets?: SafeHtml;
+}
+
+export async function confirmationBody(
+  doc: OrderDocument,
+  loc: Locale,
+  secret: string,
+  extras: OrderPageExtras = {},
+): Promise<SafeHtml> {
   const { order, lines } = doc;
   const { m } = loc;
-  const valid = doc.tickets.filter((t) => t.status !== 'voided');
+  // the buyer's own codes: valid and not passed on to someone else
+  const valid = doc.tickets.filter((t) => t.status !== 'voided' && !t.transferred);
   const venue = order.venue;
   const calendar = calendarPath(order.account_slug, order.event_slug);
   return html`<section class="admit-confirm" aria-labelledby="admit-confirm-title">
@@ -69,7 +81,8 @@ export async function confirmationBody(doc: OrderDocument, loc: Locale, secret: 
             </ol>`
         : ''
     }
-    ${await ticketCards(doc, loc, (ref) => `/o/${secret}/tickets/${encodeURIComponent(ref)}.pdf`)}
+    ${await ticketCards(doc, loc, (ref) => `/o/${secret}/tickets/${encodeURIComponent(ref)}.pdf`, extras.card ?? null)}
+    ${extras.afterTickets ?? ''}
     <h2>${m.receipt}</h2>
     ${receipt(doc, loc)}${ledger(doc, loc)}
     <p class="muted">${m.keepPagePrivate}</p>`;

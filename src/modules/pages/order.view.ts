@@ -143,13 +143,26 @@ export async function ticketCards(
   doc: OrderDocument,
   loc: Locale,
   pdfHref: ((ref: string) => string) | null = null,
+  actions: ((t: OrderDocument['tickets'][number]) => SafeHtml) | null = null,
 ): Promise<SafeHtml> {
   if (!doc.tickets.length) return html``;
   const { m } = loc;
   const cards = await Promise.all(
     doc.tickets.map(async (t) => {
-      const svg = await QRCode.toString(t.qr_token, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
       const voided = t.status === 'voided';
+      if (t.transferred && !voided)
+        // passed on: the code is its holder's now (their own page); the buyer sees to whom
+        return html`<li class="admit-ticket" data-ticket="${t.ref}">
+          <p>
+            <strong>${t.type_name}</strong><br />${t.seat ? html`<strong class="admit-seat">${seatText(t.seat)}</strong><br />` : ''}<span
+              class="admit-passed"
+              >${m.passedOnTo(t.attendee_name ?? '')}</span
+            ><br /><small class="muted">${t.ref}</small>
+          </p>
+          <p class="muted">${m.passedOnNote}</p>
+          ${actions ? actions(t) : ''}
+        </li>`;
+      const svg = await QRCode.toString(t.qr_token, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
       return html`<li class="admit-ticket${voided ? ' admit-voided' : ''}" data-ticket="${t.ref}">
         <figure role="img" aria-label="${m.qrFor(t.ref)}">${raw(svg)}</figure>
         <p>
@@ -158,6 +171,7 @@ export async function ticketCards(
           >
         </p>
         ${voided ? html`<p><strong>${m.noLongerValid}</strong></p>` : pdfHref ? html`<p><a href="${pdfHref(t.ref)}">${m.ticketAsPdf(t.ref)}</a></p>` : ''}
+        ${actions ? actions(t) : ''}
       </li>`;
     }),
   );

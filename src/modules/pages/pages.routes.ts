@@ -1,19 +1,14 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
 import type { SafeHtml } from '../../platform/http/html.ts';
 import { pageCsp } from '../../platform/http/security-headers.ts';
 import type { Locale } from '../i18n/i18n.ts';
 import type { OrderDocument } from '../orders/order-document.repo.ts';
-import { loadPageTheme } from '../themes/page-theme.service.ts';
 import { ticketsPdf } from '../orders/ticket-pdf.view.ts';
 import { confirmCard, loadBySecret, paySandbox, payState, startCardPayment } from './pay-order.ts';
-import { cardPageBody, notPayable, orderPageBody, pageContent, payPageBody, paymentPendingBody } from './pay.view.ts';
+import { cardPageBody, notPayable, payPageBody, paymentPendingBody } from './pay.view.ts';
 import { shopRoutes } from './shop.routes.ts';
-import { html } from '../../platform/http/html.ts';
-import { buyerBase, listInvoices } from '../invoices/invoices.service.ts';
-import { invoiceLinks, walletButtons } from './order.view.ts';
-import { walletLinks } from '../wallet/wallet.service.ts';
-import { ADDRESS_KEYS, invoiceRequestForm, type InvoiceRequestView } from './invoice-request.view.ts';
+import { ADDRESS_KEYS } from './invoice-request.view.ts';
 import { readAddressForm } from './address-form.ts';
 import { requestInvoice } from '../orders/invoice-reissue.service.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -21,7 +16,9 @@ import { qrRoutes } from './qr.routes.ts';
 import { publicRoutes } from './public.routes.ts';
 import { waitlistPageRoutes } from './waitlist.routes.ts';
 import { walletPageRoutes } from './wallet.routes.ts';
-import { frameOf, langQuery, pageLocale, sendPage } from './page-language.ts';
+import { langQuery } from './page-language.ts';
+import { orderLocale, orderPage as buildOrderPage, sendOrderPage, type InvoiceRequestRefusal } from './order-page.ts';
+import { selfServiceRoutes } from './self-service.routes.ts';
 
 const secretParams = {
   type: 'object',
@@ -49,7 +46,7 @@ const formBody = {
   properties: { csrf: { type: 'string', maxLength: 200 } },
 } as const;
 
-async function render(
+const render = (
   app: FastifyInstance,
   reply: FastifyReply,
   doc: OrderDocument,
@@ -57,17 +54,9 @@ async function render(
   title: string,
   body: SafeHtml,
   status = 200,
-) {
-  const theme = await loadPageTheme(app.ctx.db, doc.order.account_id);
-  // the language switch links to the page itself (a confirmation's answer: to its pay page)
-  const path = new URL(reply.request.url, 'http://x').pathname.replace(/\/confirm$/, '');
-  return sendPage(reply, theme.wrap(pageContent(body).value, title, frameOf(loc, path)), { status });
-}
+) => sendOrderPage(app.ctx, reply, doc, loc, title, body, status);
 
-type InvoiceRequestRefusal = Pick<InvoiceRequestView, 'form' | 'fields'>;
-
-/** The order's page language: `?lang=`, the language it was bought in, the browser's, the event's. */
-const localeOf = (request: FastifyRequest, doc: OrderDocument) => pageLocale(request, doc.order.event_locale, doc.order.locale);
+const localeOf = orderLocale;
 
 /** The buyer's pay page and order page, reached only through their capability URLs. */
 export async function pagesRoutes(app: FastifyInstance): Promise<void> {
@@ -76,6 +65,7 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
   await app.register(qrRoutes);
   await app.register(publicRoutes);
   await app.register(waitlistPageRoutes);
+  await app.register(selfServiceRoutes);
   await app.register(walletPageRoutes);
 
   app.get<{ Params: { secret: string } }>(
@@ -157,25 +147,8 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  /** The order page: tickets, receipt, its invoices, and "Need an invoice?" while a paid order has none. */
-  const orderPage = async (doc: OrderDocument, loc: Locale, secret: string, refused?: InvoiceRequestRefusal) => {
-    const invoices = await listInvoices(ctx, doc.order, buyerBase(ctx, secret));
-    const invoicing = doc.order.invoicing;
-    const askable =
-      invoicing?.enabled && doc.order.status === 'paid' && !invoices.some((i) => i.kind === 'invoice' && !i.canceled);
-    const request = askable
-      ? invoiceRequestForm({
-          action: `/o/${secret}/invoice`,
-          csrf: await csrfToken(ctx, `invoice:${doc.order.id}`),
-          loc,
-          businessOnly: Boolean(invoicing.business_only),
-          ...(refused ?? {}),
-        })
-      : html``;
-    const wallet =
-      doc.order.status === 'paid' ? walletButtons(await walletLinks(ctx, doc.order.account_id, secret, doc.tickets), loc) : '';
-    return html`${await orderPageBody(doc, loc, secret)}${wallet}${invoiceLinks(invoices, loc)}${request}`;
-  };
+  const orderPage = (doc: OrderDocument, loc: Locale, secret: string, refused?: InvoiceRequestRefusal) =>
+    buildOrderPage(ctx, doc, loc, secret, refused ? { invoice: refused } : {});
 
   app.post<{ Params: { secret: string }; Body: Record<string, string> }>(
     '/o/:secret/invoice',

@@ -3,7 +3,7 @@ import type { Locale } from '../i18n/i18n.ts';
 import type { OrderDocument } from '../orders/order-document.repo.ts';
 import { PAGE_CSS, eventHeader, ledger, receipt, ticketCards } from './order.view.ts';
 import { notPayableMessage, type PayState } from './pay-order.ts';
-import { confirmationBody } from './confirmation.view.ts';
+import { confirmationBody, type OrderPageExtras } from './confirmation.view.ts';
 
 /**
  * The buyer's pay flow, reached through the order's capability URL: the pay page, the card form,
@@ -82,10 +82,15 @@ export function notPayable(doc: OrderDocument, loc: Locale, state: PayState): Sa
  * The order page: a paid order's is its confirmation (confirmation.view.ts); any other shows its
  * status, the way to pay a pending one, the tickets (no PDFs before payment), receipt and ledger.
  */
-export async function orderPageBody(doc: OrderDocument, loc: Locale, secret: string): Promise<SafeHtml> {
+export async function orderPageBody(
+  doc: OrderDocument,
+  loc: Locale,
+  secret: string,
+  extras?: OrderPageExtras,
+): Promise<SafeHtml> {
   const { order } = doc;
   const { m } = loc;
-  if (order.status === 'paid') return confirmationBody(doc, loc, secret);
+  if (order.status === 'paid') return confirmationBody(doc, loc, secret, extras);
   const status: Record<string, string> = {
     pending: m.statusPending,
     canceled: m.statusCanceled,

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { exportAccount } from '../export/account-export.service.ts';
 import { importAccount } from '../import/import.service.ts';
+import { transferTicket } from '../orders/attendees.service.ts';
 import { theatrePlan } from '../events/seating.fixture.ts';
 import { GOOGLE_SAVE_URL } from '../wallet/google-save.ts';
 import {
@@ -191,6 +192,49 @@ describe('wallet passes', () => {
       Buffer.from(String(g.headers.location).slice(GOOGLE_SAVE_URL.length).split('.')[1]!, 'base64url').toString(),
     );
     expect(claims.payload.eventTicketObjects[0].seatInfo.seat.defaultValue.value).toBe(seat.value);
+  });
+
+  it('gives a ticket passed on to its holder only: the buyer’s links and routes refuse it', async () => {
+    const o = await order(withKeys.tokens, 2);
+    const [passed, kept] = o.tickets as [(typeof o.tickets)[0], (typeof o.tickets)[0]];
+    const row = await t.ctx.db
+      .selectFrom('orders')
+      .select(['id', 'account_id'])
+      .where('ref', '=', o.ref)
+      .executeTakeFirstOrThrow();
+    await transferTicket(
+      t.ctx,
+      { id: Number(row.id), account_id: Number(row.account_id) },
+      passed.ref,
+      { name: 'Linus', email: 'linus@example.org' },
+      { kind: 'staff', email: 'staff@example.org' },
+    );
+    const page = await get(`/o/${o.secret}`);
+    expect(page.body).not.toContain(`/tickets/${passed.ref}.pkpass`);
+    expect(page.body).toContain(`/tickets/${kept.ref}.pkpass`);
+    expect((await get(`/o/${o.secret}/tickets/${passed.ref}.pkpass`)).statusCode).toBe(404);
+    expect((await get(`/o/${o.secret}/tickets/${passed.ref}/google`)).statusCode).toBe(404);
+
+    const tk = await t.ctx.db
+      .selectFrom('tickets')
+      .select(['holder_secret', 'qr_token'])
+      .where('ref', '=', passed.ref)
+      .executeTakeFirstOrThrow();
+    const holder = await get(`/ticket/${tk.holder_secret}`);
+    expect(holder.statusCode).toBe(200);
+    expect(holder.body).toContain(`href="/ticket/${tk.holder_secret}/ticket.pkpass"`);
+    expect(holder.body).toContain(`href="/ticket/${tk.holder_secret}/ticket/google"`);
+    const pass = JSON.parse(
+      unzip((await get(`/ticket/${tk.holder_secret}/ticket.pkpass`)).rawPayload)
+        .get('pass.json')!
+        .toString(),
+    );
+    expect(pass.barcodes[0].message).toBe(tk.qr_token);
+    expect(tk.qr_token).not.toBe(passed.qr_token);
+    expect(pass.eventTicket.auxiliaryFields.find((f: { key: string }) => f.key === 'attendee').value).toBe('Linus');
+    const g = await get(`/ticket/${tk.holder_secret}/ticket/google`);
+    expect(g.statusCode).toBe(303);
+    expect((await get(`/ticket/${'y'.repeat(32)}/ticket.pkpass`)).statusCode).toBe(404);
   });
 
   it('marks a voided ticket void on its pass and leaves it off the page', async () => {

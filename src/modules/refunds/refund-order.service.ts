@@ -253,7 +253,7 @@ export async function completeRefund(
     if (done.numUpdatedRows === 0n) return; // recorded already (reconciliation got there first)
     const r = await trx
       .selectFrom('refunds')
-      .select(['reason', 'ticket_ids'])
+      .select(['reason', 'ticket_ids', 'request_key'])
       .where('id', '=', refundId)
       .executeTakeFirstOrThrow();
     const o = await trx
@@ -277,6 +277,13 @@ export async function completeRefund(
       ...(whole ? {} : { partial: true, tickets: voided }),
       ...(r.reason ? { reason: r.reason } : {}),
     });
+    // a cancellation on the order page (self-cancel.service) is also a change of the order's tickets
+    if (r.request_key?.startsWith('self-cancel:'))
+      await logOrder(trx, order, 'tickets_canceled', now, {
+        tickets: voided ?? 'all',
+        refunded_cents: amount,
+        by: order.by ?? 'reconciliation',
+      });
     await enqueue(trx, {
       accountId: order.account_id,
       kind: 'mail.refund',

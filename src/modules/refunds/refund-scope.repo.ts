@@ -9,6 +9,9 @@ export interface RefundableTicket {
   id: number;
   ref: string;
   status: string;
+  order_line_id: number;
+  /** passed on to another holder: the buyer's page no longer shows its code */
+  transferred: boolean;
   /** the ticket's price as sold: its line's unit price */
   price_cents: number;
 }
@@ -18,10 +21,17 @@ export async function ticketsWithPrices(db: Db, orderId: number): Promise<Refund
   const rows = await db
     .selectFrom('tickets as t')
     .innerJoin('order_lines as l', 'l.id', 't.order_line_id')
-    .select(['t.id', 't.ref', 't.status', 'l.unit_price_cents'])
+    .select(['t.id', 't.ref', 't.status', 't.order_line_id', 't.holder_secret', 'l.unit_price_cents'])
     .where('t.order_id', '=', orderId)
     .orderBy('t.position')
     .orderBy('t.id')
     .execute();
-  return rows.map((r) => ({ id: Number(r.id), ref: r.ref, status: r.status, price_cents: Number(r.unit_price_cents) }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    ref: r.ref,
+    status: r.status,
+    order_line_id: Number(r.order_line_id),
+    transferred: r.holder_secret !== null,
+    price_cents: Number(r.unit_price_cents),
+  }));
 }

@@ -11,7 +11,8 @@ import { loadWalletKeys } from './wallet-keys.service.ts';
 /**
  * Wallet passes of an order's tickets, reached through the order's capability URL like its PDFs
  * (pages/wallet.routes.ts). A ticket answers only under its own order's secret: the caller hands
- * in the order document loaded by that secret, and the ticket is looked up among its tickets.
+ * in the order document loaded by that secret, and the ticket is looked up among its tickets. A
+ * ticket passed on answers only under its holder's link (`/ticket/{secret}`): its QR code is theirs.
  */
 export interface WalletLink {
   apple?: string;
@@ -26,23 +27,46 @@ async function configured(ctx: AppContext, accountId: number): Promise<{ apple: 
 
 const ticketPath = (secret: string, ref: string) => `/o/${encodeURIComponent(secret)}/tickets/${encodeURIComponent(ref)}`;
 
-/** The order page's buttons: per valid ticket, a link for each wallet the account has keys for. */
-export async function walletLinks(
+/** A ticket the page's reader may add to a wallet: valid, and not passed on to someone else (its code is theirs). */
+type LinkableTicket = { ref: string; status: string; transferred?: boolean };
+const linkable = (t: LinkableTicket) => t.status === 'valid' && !t.transferred;
+
+async function linksFor(
   ctx: AppContext,
   accountId: number,
-  orderSecret: string,
-  tickets: ReadonlyArray<{ ref: string; status: string }>,
+  tickets: readonly LinkableTicket[],
+  base: (ref: string) => string,
 ): Promise<Map<string, WalletLink>> {
   const links = new Map<string, WalletLink>();
-  const valid = tickets.filter((t) => t.status === 'valid');
+  const valid = tickets.filter(linkable);
   if (!valid.length) return links;
   const has = await configured(ctx, accountId);
   if (!has.apple && !has.google) return links;
   for (const t of valid) {
-    const path = ticketPath(orderSecret, t.ref);
+    const path = base(t.ref);
     links.set(t.ref, { ...(has.apple ? { apple: `${path}.pkpass` } : {}), ...(has.google ? { google: `${path}/google` } : {}) });
   }
   return links;
+}
+
+/** The order page's buttons: per valid ticket, a link for each wallet the account has keys for. */
+export function walletLinks(
+  ctx: AppContext,
+  accountId: number,
+  orderSecret: string,
+  tickets: readonly LinkableTicket[],
+): Promise<Map<string, WalletLink>> {
+  return linksFor(ctx, accountId, tickets, (ref) => ticketPath(orderSecret, ref));
+}
+
+/** The same for the page of a ticket passed on (`/ticket/{secret}`): its holder's own links. */
+export function holderWalletLinks(
+  ctx: AppContext,
+  accountId: number,
+  holderSecret: string,
+  ticket: LinkableTicket,
+): Promise<Map<string, WalletLink>> {
+  return linksFor(ctx, accountId, [ticket], () => `/ticket/${encodeURIComponent(holderSecret)}/ticket`);
 }
 
 /** The account theme's accent colour and its contrast colour, read from the theme's CSS variables. */
@@ -54,7 +78,7 @@ async function themeColors(ctx: AppContext, accountId: number): Promise<PassTick
 }
 
 function passTicket(doc: OrderDocument, ticketRef: string, lang: string, colors: PassTicket['colors']): PassTicket | null {
-  const t = doc.tickets.find((x) => x.ref === ticketRef);
+  const t = doc.tickets.find((x) => x.ref === ticketRef && !x.transferred);
   if (!t) return null;
   const { order } = doc;
   const venue = order.venue as (typeof order.venue & { latitude?: unknown; longitude?: unknown }) | null;
@@ -96,7 +120,7 @@ export async function ticketApplePass(
   ticketRef: string,
   lang: string,
 ): Promise<Buffer | null> {
-  if (!doc.tickets.some((t) => t.ref === ticketRef)) return null;
+  if (!doc.tickets.some((t) => t.ref === ticketRef && !t.transferred)) return null;
   const keys = (await loadWalletKeys(ctx, doc.order.account_id)).apple;
   if (!keys) return null;
   const ticket = passTicket(doc, ticketRef, lang, await themeColors(ctx, doc.order.account_id));
@@ -110,7 +134,7 @@ export async function ticketGoogleLink(
   ticketRef: string,
   lang: string,
 ): Promise<string | null> {
-  if (!doc.tickets.some((t) => t.ref === ticketRef)) return null;
+  if (!doc.tickets.some((t) => t.ref === ticketRef && !t.transferred)) return null;
   const keys = (await loadWalletKeys(ctx, doc.order.account_id)).google;
   if (!keys) return null;
   const ticket = passTicket(doc, ticketRef, lang, await themeColors(ctx, doc.order.account_id));

@@ -106,7 +106,19 @@ export interface EventsTable {
   waiting_list_offer_minutes: Generated<number>;
   /** contract section 14; null: the default (optional while the account issues invoices) */
   invoice_address: 'optional' | 'required' | 'off' | null;
+  /** contract section 15: what a buyer may change on the order page; null: nothing */
+  self_service: GenJson<SelfServiceRules> | null;
+  /** contract section 13: the on-sale queue's settings, as given */
+  queue: GenJson<{ enabled?: boolean; admit_per_minute?: number }> | null;
   created_at: GenTimestamp;
+}
+
+/** The event document's `self_service`, as given (dates as ISO strings). */
+export interface SelfServiceRules {
+  edit_until?: string;
+  transfer?: boolean;
+  cancel_until?: string;
+  cancel_fee_percent?: number;
 }
 
 export interface EventVenue {
@@ -413,6 +425,11 @@ export interface TicketsTable {
   sync_xid: Generated<string>;
   /** the seat it admits to (migration 0025) */
   seat_guid: Generated<string | null>;
+  /** the attendee's email, given by the buyer or a transfer (migration 0030) */
+  attendee_email: Generated<string | null>;
+  /** a transferred ticket's own page (capability URL); null while the order's buyer holds it */
+  holder_secret: Generated<string | null>;
+  transferred_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** An event's `seating` as its document gave it (migration 0025). */

@@ -1,0 +1,41 @@
+/** The buyer's words for self-service on the order page, the holder's page and the transfer mail. */
+export const selfServiceEn = {
+  changeTickets: 'Change your tickets',
+  attendeeName: 'Attendee name',
+  attendeeEmail: 'Attendee email (optional)',
+  changeName: 'Change the name',
+  saveName: 'Save the name',
+  namesUntil: (when: string) => `Names can be changed until ${when}.`,
+  passOn: 'Pass this ticket on',
+  passOnHint:
+    'They get their own ticket page and a new QR code by email. The code shown here stops working at once, also at the door.',
+  theirName: 'Their name',
+  theirEmail: 'Their email',
+  passOnButton: 'Pass it on',
+  passedOnTo: (name: string) => `Passed on to ${name}`,
+  passedOnNote: 'Its QR code is theirs now.',
+  cancelTitle: 'Cancel tickets',
+  cancelHint: (until: string) => `You can cancel until ${until}; the refund goes back the way you paid.`,
+  cancelFee: (percent: string) => `A fee of ${percent} % of the price is kept.`,
+  cancelChoose: 'Tickets to cancel',
+  cancelUnderstand: 'I understand that cancelled tickets cannot be restored.',
+  cancelButton: 'Cancel the chosen tickets',
+  cancelRefundOf: (price: string, refund: string) => `${price}, refund ${refund}`,
+  chooseTickets: 'Choose at least one ticket',
+  confirmCancel: 'Tick the box to confirm',
+  giveName: 'Enter a name',
+  giveEmail: 'Enter an email address',
+  selfServiceClosed: 'This change is no longer possible for this order.',
+  changeSaved: 'Saved.',
+  // the holder's page and mail
+  yourTicketFor: (event: string) => `Your ticket for ${event}`,
+  passedOnBy: (name: string) => `Passed on to you by ${name}.`,
+  passedToYou: (from: string, event: string, when: string) => `${from} passed you a ticket for ${event} on ${when}.`,
+  passedToYouSubject: (event: string) => `Your ticket for ${event}`,
+  passedToYouTitle: (event: string) => `A ticket for ${event}`,
+  keepTicketLinkPrivate: 'Show the QR code at the door. Keep your ticket link private: whoever has it holds the ticket.',
+  holderPageLine: (url: string) => `Your ticket page: ${url}`,
+  openTicket: 'Open your ticket',
+};
+
+export type SelfServiceMessages = typeof selfServiceEn;
