@@ -82,10 +82,10 @@ export async function writeWalletKeys(db: Db, accountId: number, keys: SealedWal
 }
 
 /**
- * An account file's `account.wallet`, checked and sealed before the import's transaction (the
- * sealing key may have to be created first, on its own connection: done here). The purpose binds the blob
- * to the account id, which the import knows only inside its transaction: `bind` seals again
- * there, from the plain keys kept in this closure, never in a row.
+ * An account file's `account.wallet`, checked before the import's transaction, and the sealing
+ * key made then (on PGlite's one connection, creating it inside the transaction would wait for
+ * the transaction itself). The blob is bound to the account id, which the import knows only
+ * inside its transaction: the writer returned seals there, from the keys held in this closure.
  */
 export async function prepareImportedWallet(ctx: AppContext, wallet: WalletKeys | undefined) {
   const problems: KeyProblems = {};
