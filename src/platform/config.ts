@@ -54,6 +54,8 @@ export interface Config {
    * ADMIT_METRICS_TOKEN as a bearer token.
    */
   metrics: { enabled: boolean; token: string | null };
+  /** seals secrets the service reads back, e.g. wallet keys (ADMIT_SECRETS_KEY; platform/sealed-box.ts) */
+  secretsKey?: string | null;
 }
 
 export const DEFAULT_WEBHOOK_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
@@ -171,5 +173,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: 15_000,
     drainMs: intVar(env, 'ADMIT_DRAIN_MS', 0, 0, 600_000),
     metrics: metricsVar(env),
+    secretsKey: env.ADMIT_SECRETS_KEY || null,
   };
 }

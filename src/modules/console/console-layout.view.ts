@@ -186,7 +186,8 @@ export function consolePage(opts: {
         ${can(viewer, 'team.manage') ? item(`${base}/team`, m.navTeam, 'team') : ''}
         ${can(viewer, 'tokens.manage') ? item(`${base}/tokens`, m.navTokens, 'tokens') : ''}
         ${can(viewer, 'webhooks.manage') ? item(`${base}/webhooks`, m.navWebhooks, 'webhooks') : ''}
-        ${can(viewer, 'invoicing.manage') ? item(`${base}/invoicing`, m.navInvoicing, 'invoicing') : ''}`
+        ${can(viewer, 'invoicing.manage') ? item(`${base}/invoicing`, m.navInvoicing, 'invoicing') : ''}
+        ${can(viewer, 'wallet.manage') ? item(`${base}/wallet`, m.navWallet, 'wallet') : ''}`
       : ''
   }
   ${viewer.accounts.length > 1 ? item('/console/accounts', m.navSwitchAccount, 'accounts') : ''}

@@ -15,6 +15,7 @@ import { consoleWebhooksRoutes } from './console.webhooks.routes.ts';
 import { consoleWaitlistRoutes } from './console.waitlist.routes.ts';
 import { consoleSeatingRoutes } from './console.seating.routes.ts';
 import { consoleInvoicesRoutes } from './console.invoices.routes.ts';
+import { consoleWalletRoutes } from './console.wallet.routes.ts';
 import { speakConsoleLanguages } from './console-lang.ts';
 
 /** The organiser console under /console (contract section 7): server-rendered pages over the same services as the API. */
@@ -35,6 +36,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   await app.register(consoleTeamRoutes);
   await app.register(consoleWebhooksRoutes);
   await app.register(consoleInvoicesRoutes);
+  await app.register(consoleWalletRoutes);
   await app.register(consoleOrdersRoutes);
   await app.register(consoleOrderDeskRoutes);
   await app.register(consoleDashboardRoutes);

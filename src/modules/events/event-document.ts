@@ -140,6 +140,11 @@ export interface AccountFile {
     plan?: { hide_powered_by?: boolean };
     /** contract section 14 */
     invoicing?: InvoicingSettings;
+    /** contract section 15: wallet pass keys, stored sealed by the wallet module, never exported */
+    wallet?: {
+      apple?: { pass_type_id: string; team_id: string; certificate_pem: string; key_pem: string; wwdr_pem: string };
+      google?: { issuer_id: string; service_account_email: string; private_key_pem: string };
+    };
   };
   /** a token by its secret, or as exported: the SHA-256 of its secret */
   tokens?: Array<{

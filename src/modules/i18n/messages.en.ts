@@ -113,6 +113,11 @@ export const en = {
   qrFor: (ref: string) => `QR code for ticket ${ref}`,
   noLongerValid: 'No longer valid',
   ticketAsPdf: (ref: string) => `Ticket ${ref} as PDF`,
+  // wallet passes (contract section 15): the platforms' own button wording
+  walletHeading: 'Tickets on your phone',
+  walletTicket: (ref: string) => `Ticket ${ref}`,
+  addToAppleWallet: 'Add to Apple Wallet',
+  saveToGoogleWallet: 'Save to Google Wallet',
   item: 'Item',
   quantity: 'Qty',
   price: 'Price',

@@ -23,6 +23,7 @@ import { lineRate, parseAccountFile } from '../events/account-file.schemas.ts';
 import type { AccountFile, EventIn, OrderIn } from '../events/event-document.ts';
 import type { Written } from '../events/event-items.repo.ts';
 import { writeEventDocument } from '../events/event-writer.repo.ts';
+import { prepareImportedWallet } from '../wallet/wallet-keys.service.ts';
 
 export interface ImportResult {
   account: string;
@@ -37,6 +38,8 @@ export interface ImportResult {
  */
 export async function importAccount(ctx: AppContext, input: unknown, opts: { replace?: boolean } = {}): Promise<ImportResult> {
   const file = parseAccountFile(input);
+  // wallet keys are checked (and the sealing key made) before the transaction
+  const writeWallet = await prepareImportedWallet(ctx, file.account.wallet);
   const result = await ctx.db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom('accounts').select('id').where('slug', '=', file.account.slug).executeTakeFirst();
     if (existing && !opts.replace) {
@@ -48,6 +51,7 @@ export async function importAccount(ctx: AppContext, input: unknown, opts: { rep
     }
     if (existing) await deleteAccount(trx, existing.id);
     const accountId = await writeAccount(trx, file, ctx.clock.now());
+    await writeWallet(trx, accountId, ctx.clock.now());
     // people of the console (contract section 7): made, or given this role when they exist
     for (const u of file.users ?? []) {
       await addUser(trx, {

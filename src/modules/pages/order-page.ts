@@ -11,7 +11,8 @@ import { cancelQuote } from '../refunds/self-cancel.service.ts';
 import { ticketsWithPrices } from '../refunds/refund-scope.repo.ts';
 import { loadPageTheme } from '../themes/page-theme.service.ts';
 import { invoiceRequestForm, type InvoiceRequestView } from './invoice-request.view.ts';
-import { invoiceLinks } from './order.view.ts';
+import { invoiceLinks, walletButtons } from './order.view.ts';
+import { walletLinks } from '../wallet/wallet.service.ts';
 import { frameOf, pageLocale, sendPage } from './page-language.ts';
 import { orderPageBody, pageContent } from './pay.view.ts';
 import { BUYER_FORM_CSS, cancelSection, SELF_SERVICE_CSS, ticketActions, type SelfServiceRefusal } from './self-service.view.ts';
@@ -78,7 +79,9 @@ export async function orderPage(
   const notice = refused.selfService?.fields.form
     ? html`<p class="admit-status admit-error" role="alert">${refused.selfService.fields.form}</p>`
     : html``;
-  return html`${notice}${await orderPageBody(doc, loc, secret, extras)}${invoiceLinks(invoices, loc)}${request}`;
+  const wallet =
+    doc.order.status === 'paid' ? walletButtons(await walletLinks(ctx, doc.order.account_id, secret, doc.tickets), loc) : '';
+  return html`${notice}${await orderPageBody(doc, loc, secret, extras)}${wallet}${invoiceLinks(invoices, loc)}${request}`;
 }
 
 /** A page about one order, in the account's theme; the language switch links to the page itself. */

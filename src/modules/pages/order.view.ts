@@ -193,3 +193,20 @@ export function invoiceLinks(
       ${invoices.map((i) => html`<li><a href="${new URL(i.pdf_url).pathname}">${i.kind === 'invoice' ? m.invoice : m.creditNote} ${i.number}</a> (PDF)</li>`)}
     </ul>`;
 }
+
+/** Contract section 15: "Add to Apple Wallet" / "Save to Google Wallet" per valid ticket (links from wallet.service). */
+export function walletButtons(links: ReadonlyMap<string, { apple?: string; google?: string }>, loc: Locale): SafeHtml {
+  if (!links.size) return html``;
+  const { m } = loc;
+  return html`<section class="admit-wallet">
+    <h2>${m.walletHeading}</h2>
+    <ul>
+      ${[...links].map(
+        ([ref, l]) =>
+          html`<li data-wallet="${ref}">
+            ${m.walletTicket(ref)}: ${l.apple ? html`<a href="${l.apple}">${m.addToAppleWallet}</a>` : ''}${l.apple && l.google ? ' · ' : ''}${l.google ? html`<a href="${l.google}" rel="nofollow">${m.saveToGoogleWallet}</a>` : ''}
+          </li>`,
+      )}
+    </ul>
+  </section>`;
+}

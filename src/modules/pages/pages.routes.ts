@@ -15,6 +15,7 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import { qrRoutes } from './qr.routes.ts';
 import { publicRoutes } from './public.routes.ts';
 import { waitlistPageRoutes } from './waitlist.routes.ts';
+import { walletPageRoutes } from './wallet.routes.ts';
 import { langQuery } from './page-language.ts';
 import { orderLocale, orderPage as buildOrderPage, sendOrderPage, type InvoiceRequestRefusal } from './order-page.ts';
 import { selfServiceRoutes } from './self-service.routes.ts';
@@ -65,6 +66,7 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
   await app.register(publicRoutes);
   await app.register(waitlistPageRoutes);
   await app.register(selfServiceRoutes);
+  await app.register(walletPageRoutes);
 
   app.get<{ Params: { secret: string } }>(
     '/pay/:secret',

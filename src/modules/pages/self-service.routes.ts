@@ -10,6 +10,9 @@ import { cancelTickets } from '../refunds/self-cancel.service.ts';
 import { loadBySecret } from './pay-order.ts';
 import { orderLocale, orderPage, sendOrderPage } from './order-page.ts';
 import { holderPageBody } from './holder.view.ts';
+import { html } from '../../platform/http/html.ts';
+import { walletButtons } from './order.view.ts';
+import { holderWalletLinks } from '../wallet/wallet.service.ts';
 import { langQuery } from './page-language.ts';
 import type { SelfServiceRefusal } from './self-service.view.ts';
 
@@ -202,7 +205,8 @@ export async function selfServiceRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const doc = await loadHolder(request.params.secret);
       const loc = orderLocale(request, doc);
-      const body = await holderPageBody(doc, loc, `/ticket/${request.params.secret}/ticket.pdf`);
+      const wallet = await holderWalletLinks(ctx, doc.order.account_id, request.params.secret, doc.tickets[0]!);
+      const body = html`${await holderPageBody(doc, loc, `/ticket/${request.params.secret}/ticket.pdf`)}${doc.order.status === 'paid' ? walletButtons(wallet, loc) : ''}`;
       return sendOrderPage(ctx, reply, doc, loc, loc.m.yourTicketFor(doc.order.event_name), body);
     },
   );

@@ -24,7 +24,8 @@ export type Action =
   | 'team.manage'
   | 'tokens.manage'
   | 'webhooks.manage'
-  | 'invoicing.manage';
+  | 'invoicing.manage'
+  | 'wallet.manage';
 const ALLOWED: Record<Role, ReadonlySet<Action>> = {
   owner: new Set([
     'events.read',
@@ -36,6 +37,7 @@ const ALLOWED: Record<Role, ReadonlySet<Action>> = {
     'tokens.manage',
     'webhooks.manage',
     'invoicing.manage',
+    'wallet.manage',
   ]),
   manager: new Set(['events.read', 'events.write', 'orders.read', 'orders.write', 'checkin']),
   door: new Set(['checkin']),

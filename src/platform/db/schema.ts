@@ -735,6 +735,15 @@ export interface FormSubmissionsTable {
   created_at: GenTimestamp;
 }
 
+/** migration 0032: an account's wallet pass keys; `sealed` holds the PEMs, encrypted */
+export interface WalletKeysTable {
+  account_id: number;
+  platform: 'apple' | 'google';
+  identity: Json<Record<string, string>>;
+  sealed: string;
+  uploaded_at: GenTimestamp;
+}
+
 export interface InvoiceCountersTable {
   account_id: number;
   year: number;
@@ -786,6 +795,7 @@ export interface DB {
   orders: OrdersTable;
   invoices: InvoicesTable;
   invoice_counters: InvoiceCountersTable;
+  wallet_keys: WalletKeysTable;
   order_lines: OrderLinesTable;
   order_discounts: OrderDiscountsTable;
   tickets: TicketsTable;
