@@ -20,11 +20,12 @@ import { reports } from './scenarios/reports.ts';
 import { sellout } from './scenarios/sellout.ts';
 import { webhooks } from './scenarios/webhooks.ts';
 import { exportScenario } from './scenarios/export.ts';
+import { moveScenario } from './scenarios/move.ts';
 import { HALL_ROWS, HALL_SEATS_PER_ROW, HALLS, MAP_EVENT, seats } from './scenarios/seats.ts';
 import { hallPlan } from '../src/modules/events/seating.fixture.ts';
 
 /**
- * npm run bench [-- --only flash,webhooks,sellout,reports,desk,reads,checkin,seats,export] [--quick] [--keep]
+ * npm run bench [-- --only flash,webhooks,sellout,reports,desk,reads,checkin,seats,export,move] [--quick] [--keep]
  * (env: BENCH_CLIENTS=16,64 flash sale client counts; BENCH_QUICK_SECONDS quick duration)
  * Every figure is printed next to a baseline measured in this same run, with the ratio.
  */
@@ -77,6 +78,7 @@ const scenarios: Array<[string, (c: ScenarioContext) => Promise<void>]> = [
   ['reads', reads],
   ['seats', seats],
   ['export', exportScenario],
+  ['move', moveScenario],
 ];
 
 async function main(): Promise<void> {
