@@ -5,20 +5,13 @@ import type { Role } from '../../platform/db/schema.ts';
 import type { Principal } from '../../platform/http/auth.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
+import { readCookie } from '../../platform/http/cookies.ts';
 import { useChosenLanguage } from './console-lang.ts';
 import { memberships, roleCan, sessionFor, type Action, type ConsoleSession } from '../users/users.service.ts';
 
 export const SESSION_COOKIE = 'admit_session';
 
-export function readCookie(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
-  }
-  return undefined;
-}
+export { readCookie };
 
 /** The session cookie: HttpOnly, SameSite=Lax, Path=/console, Secure when BASE_URL is https. */
 export function setSessionCookie(ctx: AppContext, reply: FastifyReply, value: string | null): void {

@@ -1,5 +1,6 @@
 import type { Messages } from './messages.en.ts';
 import { selfServiceDe } from './self-service.de.ts';
+import { queueDe } from './queue.de.ts';
 
 /** Refusals of the order pipeline in German, by their stable code (spec section 7). */
 const CHECKOUT_ERRORS: Record<string, string> = {
@@ -267,4 +268,5 @@ export const de: Messages = {
   invoiceFor: (event) => `Tickets: ${event}`,
   invoiceAttached: 'Ihre Rechnung ist beigefügt.',
   ...selfServiceDe,
+  ...queueDe,
 };

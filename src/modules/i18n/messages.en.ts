@@ -1,4 +1,5 @@
 import { selfServiceEn } from './self-service.en.ts';
+import { queueEn } from './queue.en.ts';
 
 /**
  * The buyer side's English messages: every word the event, pay and order pages, the public
@@ -273,6 +274,7 @@ export const en = {
   invoiceFor: (event: string) => `Tickets: ${event}`,
   invoiceAttached: 'Your invoice is attached.',
   ...selfServiceEn,
+  ...queueEn,
 };
 
 export type Messages = typeof en;

@@ -9,6 +9,18 @@ import { negotiate, type Locale } from '../i18n/i18n.ts';
 import { frameOf, langQuery, pageLocale, sendPage } from './page-language.ts';
 import { shopPage, shopScript } from './shop.view.ts';
 import { seatCodes } from '../events/seat-map.service.ts';
+import { addCookie, readCookie } from '../../platform/http/cookies.ts';
+import {
+  hasValidPass,
+  passCookie,
+  passGate,
+  queueRuns,
+  queueStatus,
+  visitorCookie,
+  type Gate,
+  type QueuedEvent,
+} from '../queue/queue.service.ts';
+import { queuePage } from './queue.view.ts';
 
 /** Checkout starts allowed per client address and per event, per minute. */
 export const CHECKOUTS_PER_IP = 30;
@@ -123,6 +135,23 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     return { head: before + body.value, tail: after, salesOpen: shop.salesOpen, seated: shop.seatMap !== null };
   }
 
+  const eventPath = (p: Params) => `/e/${encodeURIComponent(p.account)}/${encodeURIComponent(p.event)}`;
+  const cookiesOf = (request: FastifyRequest, eventId: number) => ({
+    visitor: readCookie(request, visitorCookie(eventId)),
+    pass: readCookie(request, passCookie(eventId)),
+  });
+  /** The queue's cookies for this event's pages (the event page, its audiences and portals, the checkout). */
+  const setQueueCookies = (reply: FastifyReply, p: Params, eventId: number, gate: Gate) => {
+    const path = eventPath(p);
+    if ('visitor' in gate && gate.visitor)
+      addCookie(reply, ctx.config.baseUrl, visitorCookie(eventId), gate.visitor, { path, maxAgeSeconds: 86_400 });
+    if (gate.kind === 'admitted')
+      addCookie(reply, ctx.config.baseUrl, passCookie(eventId), gate.pass, {
+        path,
+        maxAgeSeconds: Math.max(1, Math.round((gate.expires.getTime() - ctx.clock.now().getTime()) / 1000)),
+      });
+  };
+
   const show = async (
     request: FastifyRequest<{ Params: Params; Querystring: { currency?: string; lang?: string } }>,
     reply: FastifyReply,
@@ -130,6 +159,25 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     const p = request.params;
     const { event } = await loadShopCatalogue(ctx, p.account, p.event, via(p));
     const loc = pageLocale(request, event.locale);
+    // an on-sale queue in front of the page: the queue page until this browser's turn
+    const gate = await passGate(ctx, event as QueuedEvent, cookiesOf(request, event.id));
+    setQueueCookies(reply, p, event.id, gate);
+    if (gate.kind === 'waiting') {
+      const theme = await loadPageTheme(ctx.db, event.account_id);
+      const body = queuePage({
+        event: event.name,
+        timezone: event.timezone,
+        start: gate.start,
+        place: gate.place,
+        ahead: gate.ahead,
+        waitSeconds: gate.waitSeconds,
+        statusUrl: `${eventPath(p)}/queue.json`,
+        nonce: request.cspNonce,
+        loc,
+      });
+      void reply.header('cache-control', 'no-store');
+      return sendPage(reply, theme.wrap(body.value, loc.m.queueTitle(event.name), frameOf(loc, pathOf(p))));
+    }
     const currency = shopCurrency(event, request.query.currency);
     // The page as a whole (stock hints included) is reused for catalogueCacheMs: under a flash
     // sale every visitor of the same second gets one rendering. The checkout itself always
@@ -155,6 +203,10 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     const shop = await loadShop(ctx, request.params.account, request.params.event, via(request.params), form.currency);
     await verifyCsrf(ctx, request, `checkout:${shop.event.id}`, form.csrf);
     const loc = negotiate({ choice: form.lang, acceptLanguage: request.headers['accept-language'], fallback: shop.event.locale });
+    // while an on-sale queue runs, only a browser holding its own pass checks out
+    const { visitor, pass } = cookiesOf(request, shop.event.id);
+    if (queueRuns(shop.event as QueuedEvent, ctx.clock.now()) && !(await hasValidPass(ctx, shop.event.id, visitor, pass)))
+      throw new AppError('forbidden', 'queue_pass_required', loc.m.passNeeded);
     try {
       await limitAction(ctx, `checkout:ip:${request.ip}`, CHECKOUTS_PER_IP);
       await limitAction(ctx, `checkout:event:${shop.event.id}`, CHECKOUTS_PER_EVENT);
@@ -174,6 +226,35 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
       return render(request, reply, fresh, request.params, loc, form, fields, err.fields ? null : said, status);
     }
   };
+
+  // the queue page's poll: its place and wait, never admitting anyone by itself
+  app.get<{ Params: Params }>(
+    '/e/:account/:event/queue.json',
+    {
+      schema: {
+        tags: ['pages'],
+        summary: "A queued browser's place in the event's on-sale queue (its visitor cookie)",
+        params,
+        response: {
+          200: {
+            type: 'object',
+            required: ['state'],
+            properties: {
+              state: { type: 'string', enum: ['open', 'unknown', 'before_start', 'waiting', 'admitted'] },
+              place: { type: 'integer' },
+              ahead: { type: 'integer' },
+              wait_seconds: { type: 'integer' },
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { event } = await loadShopCatalogue(ctx, request.params.account, request.params.event, {});
+      const status = await queueStatus(ctx, event as QueuedEvent, readCookie(request, visitorCookie(event.id)));
+      return reply.header('cache-control', 'no-store').send(status);
+    },
+  );
 
   // the seat map's states while the page is open: one character a seat, in plan order
   app.get<{ Params: Params }>(

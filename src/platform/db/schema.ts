@@ -432,6 +432,23 @@ export interface TicketsTable {
   transferred_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** An event's on-sale queue (migration 0033): the lottery done, the last place given. */
+export interface EventQueuesTable {
+  event_id: number;
+  drawn_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_place: Generated<number>;
+}
+
+/** One browser in an event's queue (migration 0033). */
+export interface QueueVisitorsTable {
+  id: Generated<number>;
+  event_id: number;
+  visitor_hash: string;
+  arrived_at: Timestamp;
+  place: ColumnType<number | null, number | null | undefined, number | null>;
+  admitted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 /** An event's `seating` as its document gave it (migration 0025). */
 export interface SeatingPlansTable {
   event_id: number;
@@ -799,6 +816,8 @@ export interface DB {
   order_lines: OrderLinesTable;
   order_discounts: OrderDiscountsTable;
   tickets: TicketsTable;
+  event_queues: EventQueuesTable;
+  queue_visitors: QueueVisitorsTable;
   seating_plans: SeatingPlansTable;
   event_seats: EventSeatsTable;
   order_seats: OrderSeatsTable;

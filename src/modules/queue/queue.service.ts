@@ -1,0 +1,118 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { AppContext } from '../../platform/context.ts';
+import { appSecret } from '../../platform/http/csrf.ts';
+import { randomSecret } from '../../platform/secrets.ts';
+import { arrive, findVisitor, markAdmitted, rejoin } from './queue.repo.ts';
+import { admittedUpTo, PASS_MS, runningQueue, waitSeconds, type QueueEvent } from './queue-rules.ts';
+
+/**
+ * The on-sale queue in front of an event page and its checkout (contract section 13). A browser
+ * is known by a random visitor cookie (its hash in the database); admission gives a pass cookie,
+ * an HMAC over the event, the visitor and its expiry: it cannot be forged without the app's
+ * secret, and it is worth nothing without the visitor cookie it was issued to.
+ */
+
+export interface QueuedEvent extends QueueEvent {
+  id: number;
+}
+
+/** The two cookies a browser carries for one event's queue. */
+export const visitorCookie = (eventId: number) => `admit_q${eventId}`;
+export const passCookie = (eventId: number) => `admit_qp${eventId}`;
+
+export type Gate =
+  | { kind: 'open' }
+  | { kind: 'admitted'; pass: string; expires: Date; visitor?: string }
+  | { kind: 'waiting'; start: Date; place: number | null; ahead: number; waitSeconds: number; visitor?: string };
+
+const hashOf = (visitor: string) => createHash('sha256').update(visitor).digest('hex');
+const VISITOR = /^[A-Za-z0-9_-]{32}$/;
+
+async function sign(ctx: AppContext, eventId: number, visitor: string, exp: number): Promise<string> {
+  const key = await appSecret(ctx.db, 'queue-pass');
+  return createHmac('sha256', key).update(`${eventId}|${visitor}|${exp}`).digest('base64url');
+}
+
+/** Whether the browser holds a pass for this event that is its own and still good. */
+export async function hasValidPass(
+  ctx: AppContext,
+  eventId: number,
+  visitor: string | undefined,
+  pass: string | undefined,
+): Promise<boolean> {
+  if (!visitor || !pass || !VISITOR.test(visitor)) return false;
+  const [expText, mac] = pass.split('.');
+  const exp = Number(expText);
+  if (!mac || !Number.isSafeInteger(exp) || exp <= ctx.clock.now().getTime()) return false;
+  const expected = Buffer.from(await sign(ctx, eventId, visitor, exp));
+  const given = Buffer.from(mac);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * What a browser reaching the event page gets: the page (no queue, or a valid pass), a new pass
+ * (its place is admitted), or the queue page with its place and wait. A browser without a
+ * visitor cookie gets one (`visitor` in the answer: the route sets it).
+ */
+export async function passGate(ctx: AppContext, event: QueuedEvent, cookies: { visitor?: string; pass?: string }): Promise<Gate> {
+  const now = ctx.clock.now();
+  const queue = runningQueue(event, now);
+  if (!queue) return { kind: 'open' };
+  if (await hasValidPass(ctx, event.id, cookies.visitor, cookies.pass)) return { kind: 'open' };
+  const known = cookies.visitor && VISITOR.test(cookies.visitor) ? cookies.visitor : undefined;
+  const visitor = known ?? randomSecret(24);
+  const hash = hashOf(visitor);
+  let row = known ? await findVisitor(ctx.db, event.id, hash) : undefined;
+  if (!row || (row.place === null && now >= queue.start)) row = await arrive(ctx.db, event.id, hash, queue.start, now);
+  const fresh = known ? {} : { visitor };
+  if (row.place !== null && row.admitted_at && now.getTime() - new Date(row.admitted_at).getTime() >= PASS_MS) {
+    // the pass ran out unused: back of the line
+    await rejoin(ctx.db, event.id, row.id);
+    row = (await findVisitor(ctx.db, event.id, hash))!;
+  }
+  if (row.place !== null && row.place <= admittedUpTo(queue.start, queue.rate, now)) {
+    const admitted = await markAdmitted(ctx.db, row.id, now);
+    const exp = admitted.getTime() + PASS_MS;
+    return { kind: 'admitted', pass: `${exp}.${await sign(ctx, event.id, visitor, exp)}`, expires: new Date(exp), ...fresh };
+  }
+  const allowed = admittedUpTo(queue.start, queue.rate, now);
+  return {
+    kind: 'waiting',
+    start: queue.start,
+    place: row.place,
+    ahead: row.place === null ? 0 : Math.max(0, row.place - allowed - 1),
+    waitSeconds:
+      row.place === null
+        ? Math.max(0, Math.ceil((queue.start.getTime() - now.getTime()) / 1000))
+        : waitSeconds(row.place, queue.start, queue.rate, now),
+    ...fresh,
+  };
+}
+
+/** The queue page's poll: the same answer without admitting anyone or creating a visitor. */
+export async function queueStatus(ctx: AppContext, event: QueuedEvent, visitor: string | undefined) {
+  const now = ctx.clock.now();
+  const queue = runningQueue(event, now);
+  if (!queue) return { state: 'open' as const };
+  if (!visitor || !VISITOR.test(visitor)) return { state: 'unknown' as const };
+  const hash = hashOf(visitor);
+  let row = await findVisitor(ctx.db, event.id, hash);
+  if (!row) return { state: 'unknown' as const };
+  if (row.place === null && now >= queue.start) row = await arrive(ctx.db, event.id, hash, queue.start, now);
+  if (row.place === null)
+    return {
+      state: 'before_start' as const,
+      wait_seconds: Math.max(0, Math.ceil((queue.start.getTime() - now.getTime()) / 1000)),
+    };
+  const allowed = admittedUpTo(queue.start, queue.rate, now);
+  if (row.place <= allowed) return { state: 'admitted' as const, place: row.place };
+  return {
+    state: 'waiting' as const,
+    place: row.place,
+    ahead: row.place - allowed - 1,
+    wait_seconds: waitSeconds(row.place, queue.start, queue.rate, now),
+  };
+}
+
+/** Whether the browser checkout must see a pass now. */
+export const queueRuns = (event: QueuedEvent, now: Date) => runningQueue(event, now) !== null;
