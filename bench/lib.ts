@@ -100,6 +100,8 @@ export async function autocannon(opts: {
   body?: string;
   bodies?: string[];
   headers?: Record<string, string>;
+  cookies?: string[];
+  overallRate?: number;
 }): Promise<LoadResult> {
   // one argument holds at most 128 KiB (Linux): many bodies go through a file
   const json = JSON.stringify(opts);

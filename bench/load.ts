@@ -13,11 +13,16 @@ const opts = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8')
   /** bodies sent in turn, one a request (the seats scenario: each buyer wants other seats) */
   bodies?: string[];
   headers?: Record<string, string>;
+  /** cookie headers sent in turn, one a request (the queue scenario: each browser polls its own place) */
+  cookies?: string[];
+  /** requests a second over all connections (browsers polling at their own pace), else as fast as answered */
+  overallRate?: number;
 };
 
 const statuses: Record<string, number> = {};
 let turn = 0;
 const nextBody = () => opts.bodies![turn++ % opts.bodies!.length]!;
+const nextCookie = () => opts.cookies![turn++ % opts.cookies!.length]!;
 // from the first request to the last answer, without this process's start-up; autocannon's own
 // duration is no use for a fixed amount: it notices the last answer only at its next one-second
 // tick, so a 1.4 s sell-out reported 2.0 s
@@ -34,6 +39,19 @@ const instance = autocannon(
     method: opts.method ?? 'GET',
     ...(opts.body ? { body: opts.body } : {}),
     ...(opts.bodies?.length ? { requests: [{ setupRequest: (req: object) => ({ ...req, body: nextBody() }) }] } : {}),
+    ...(opts.cookies?.length
+      ? {
+          requests: [
+            {
+              setupRequest: (req: object) => ({
+                ...req,
+                headers: { ...((req as { headers?: Record<string, string> }).headers ?? {}), cookie: nextCookie() },
+              }),
+            },
+          ],
+        }
+      : {}),
+    ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
     headers: opts.headers ?? {},
     timeout: 30,
   },

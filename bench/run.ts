@@ -21,11 +21,12 @@ import { sellout } from './scenarios/sellout.ts';
 import { webhooks } from './scenarios/webhooks.ts';
 import { exportScenario } from './scenarios/export.ts';
 import { moveScenario } from './scenarios/move.ts';
+import { queueScenario } from './scenarios/queue.ts';
 import { HALL_ROWS, HALL_SEATS_PER_ROW, HALLS, MAP_EVENT, seats } from './scenarios/seats.ts';
 import { hallPlan } from '../src/modules/events/seating.fixture.ts';
 
 /**
- * npm run bench [-- --only flash,webhooks,sellout,reports,desk,reads,checkin,seats,export,move] [--quick] [--keep]
+ * npm run bench [-- --only flash,webhooks,sellout,reports,desk,reads,checkin,seats,export,move,queue] [--quick] [--keep]
  * (env: BENCH_CLIENTS=16,64 flash sale client counts; BENCH_QUICK_SECONDS quick duration)
  * Every figure is printed next to a baseline measured in this same run, with the ratio.
  */
@@ -79,6 +80,7 @@ const scenarios: Array<[string, (c: ScenarioContext) => Promise<void>]> = [
   ['seats', seats],
   ['export', exportScenario],
   ['move', moveScenario],
+  ['queue', queueScenario],
 ];
 
 async function main(): Promise<void> {
@@ -114,6 +116,8 @@ async function main(): Promise<void> {
       events: [
         event('flash', 50_000_000),
         event('sellout', 1000),
+        // the queue scenario sets its sales start and queue when it runs
+        event('onsale', 1_000_000, { sales_start_at: '2030-01-01T09:00:00Z' }),
         event('big', 100_000_000, {
           goods: [{ key: 'tote', name: 'Tote', price: 1200, capacity: 100_000_000, tax_rate_bp: 1900 }],
           donations: [{ key: 'fund', name: 'Fund' }],

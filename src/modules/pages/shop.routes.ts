@@ -14,6 +14,7 @@ import {
   hasValidPass,
   passCookie,
   passGate,
+  placeCookie,
   queueRuns,
   queueStatus,
   visitorCookie,
@@ -145,6 +146,8 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     const path = eventPath(p);
     if ('visitor' in gate && gate.visitor)
       addCookie(reply, ctx.config.baseUrl, visitorCookie(eventId), gate.visitor, { path, maxAgeSeconds: 86_400 });
+    if (gate.kind === 'waiting' && gate.placeToken)
+      addCookie(reply, ctx.config.baseUrl, placeCookie(eventId), gate.placeToken, { path, maxAgeSeconds: 86_400 });
     if (gate.kind === 'admitted')
       addCookie(reply, ctx.config.baseUrl, passCookie(eventId), gate.pass, {
         path,
@@ -251,7 +254,17 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { event } = await loadShopCatalogue(ctx, request.params.account, request.params.event, {});
-      const status = await queueStatus(ctx, event as QueuedEvent, readCookie(request, visitorCookie(event.id)));
+      const { placeToken, ...status } = (await queueStatus(
+        ctx,
+        event as QueuedEvent,
+        readCookie(request, visitorCookie(event.id)),
+        readCookie(request, placeCookie(event.id)),
+      )) as Awaited<ReturnType<typeof queueStatus>> & { placeToken?: string };
+      if (placeToken)
+        addCookie(reply, ctx.config.baseUrl, placeCookie(event.id), placeToken, {
+          path: eventPath(request.params),
+          maxAgeSeconds: 86_400,
+        });
       return reply.header('cache-control', 'no-store').send(status);
     },
   );

@@ -5,8 +5,9 @@
  *   `sales_end_at`, else its start): an event without a sales start has no on-sale moment and no queue.
  * - Before the start, visitors wait in a waiting room with no place. At the start, the early ones
  *   get places 1..n at random; anyone arriving later gets the next place.
- * - `admit_per_minute` places are admitted at the start and as many again at each full minute
- *   after it: place p is admitted from the start of minute ceil(p / rate) - 1.
+ * - Places are admitted at `admit_per_minute`, evenly: place 1 at the start, place p
+ *   (p - 1) * 60 / rate seconds after it. Over any stretch of time the number admitted is the
+ *   rate times its length, to one place.
  */
 
 export const WAITING_ROOM_MS = 30 * 60_000;
@@ -40,12 +41,12 @@ export function runningQueue(e: QueueEvent, now: Date): { start: Date; rate: num
 export function admittedUpTo(start: Date, rate: number, now: Date): number {
   const ms = now.getTime() - start.getTime();
   if (ms < 0) return 0;
-  return rate * (Math.floor(ms / 60_000) + 1);
+  return Math.floor((ms * rate) / 60_000) + 1;
 }
 
 /** Seconds until `place` is admitted (0 when it is). */
 export function waitSeconds(place: number, start: Date, rate: number, now: Date): number {
   if (place <= admittedUpTo(start, rate, now)) return 0;
-  const minute = Math.ceil(place / rate) - 1;
-  return Math.max(0, Math.ceil((start.getTime() + minute * 60_000 - now.getTime()) / 1000));
+  const turn = start.getTime() + ((place - 1) * 60_000) / rate;
+  return Math.max(1, Math.ceil((turn - now.getTime()) / 1000));
 }

@@ -19,11 +19,21 @@ export interface QueuedEvent extends QueueEvent {
 /** The two cookies a browser carries for one event's queue. */
 export const visitorCookie = (eventId: number) => `admit_q${eventId}`;
 export const passCookie = (eventId: number) => `admit_qp${eventId}`;
+/** The visitor's place, signed: the poll answers from it without reading the database. */
+export const placeCookie = (eventId: number) => `admit_qs${eventId}`;
 
 export type Gate =
   | { kind: 'open' }
   | { kind: 'admitted'; pass: string; expires: Date; visitor?: string }
-  | { kind: 'waiting'; start: Date; place: number | null; ahead: number; waitSeconds: number; visitor?: string };
+  | {
+      kind: 'waiting';
+      start: Date;
+      place: number | null;
+      ahead: number;
+      waitSeconds: number;
+      visitor?: string;
+      placeToken?: string;
+    };
 
 const hashOf = (visitor: string) => createHash('sha256').update(visitor).digest('hex');
 const VISITOR = /^[A-Za-z0-9_-]{32}$/;
@@ -31,6 +41,21 @@ const VISITOR = /^[A-Za-z0-9_-]{32}$/;
 async function sign(ctx: AppContext, eventId: number, visitor: string, exp: number): Promise<string> {
   const key = await appSecret(ctx.db, 'queue-pass');
   return createHmac('sha256', key).update(`${eventId}|${visitor}|${exp}`).digest('base64url');
+}
+
+async function signPlace(ctx: AppContext, eventId: number, visitor: string, place: number): Promise<string> {
+  const key = await appSecret(ctx.db, 'queue-place');
+  return `${place}.${createHmac('sha256', key).update(`${eventId}|${visitor}|${place}`).digest('base64url')}`;
+}
+
+/** The place a signed place cookie carries, when it is this visitor's and untouched. */
+async function placeOf(ctx: AppContext, eventId: number, visitor: string, token: string | undefined): Promise<number | null> {
+  if (!token) return null;
+  const place = Number(token.split('.')[0]);
+  if (!Number.isSafeInteger(place) || place < 1) return null;
+  const expected = Buffer.from(await signPlace(ctx, eventId, visitor, place));
+  const given = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? place : null;
 }
 
 /** Whether the browser holds a pass for this event that is its own and still good. */
@@ -78,6 +103,7 @@ export async function passGate(ctx: AppContext, event: QueuedEvent, cookies: { v
   const allowed = admittedUpTo(queue.start, queue.rate, now);
   return {
     kind: 'waiting',
+    ...(row.place !== null ? { placeToken: await signPlace(ctx, event.id, visitor, row.place) } : {}),
     start: queue.start,
     place: row.place,
     ahead: row.place === null ? 0 : Math.max(0, row.place - allowed - 1),
@@ -89,28 +115,41 @@ export async function passGate(ctx: AppContext, event: QueuedEvent, cookies: { v
   };
 }
 
-/** The queue page's poll: the same answer without admitting anyone or creating a visitor. */
-export async function queueStatus(ctx: AppContext, event: QueuedEvent, visitor: string | undefined) {
+/**
+ * The queue page's poll: the same answer without admitting anyone or creating a visitor. A
+ * browser whose place is known carries it signed (`placeCookie`): then nothing is read from the
+ * database, which is what lets one instance answer tens of thousands of waiting browsers. The
+ * page itself always asks the database before letting anyone in.
+ */
+export async function queueStatus(ctx: AppContext, event: QueuedEvent, visitor: string | undefined, placeToken?: string) {
   const now = ctx.clock.now();
   const queue = runningQueue(event, now);
   if (!queue) return { state: 'open' as const };
   if (!visitor || !VISITOR.test(visitor)) return { state: 'unknown' as const };
-  const hash = hashOf(visitor);
-  let row = await findVisitor(ctx.db, event.id, hash);
-  if (!row) return { state: 'unknown' as const };
-  if (row.place === null && now >= queue.start) row = await arrive(ctx.db, event.id, hash, queue.start, now);
-  if (row.place === null)
-    return {
-      state: 'before_start' as const,
-      wait_seconds: Math.max(0, Math.ceil((queue.start.getTime() - now.getTime()) / 1000)),
-    };
+  let place = await placeOf(ctx, event.id, visitor, placeToken);
+  let token: string | undefined;
+  if (place === null) {
+    const hash = hashOf(visitor);
+    let row = await findVisitor(ctx.db, event.id, hash);
+    if (!row) return { state: 'unknown' as const };
+    if (row.place === null && now >= queue.start) row = await arrive(ctx.db, event.id, hash, queue.start, now);
+    if (row.place === null)
+      return {
+        state: 'before_start' as const,
+        wait_seconds: Math.max(0, Math.ceil((queue.start.getTime() - now.getTime()) / 1000)),
+      };
+    place = row.place;
+    token = await signPlace(ctx, event.id, visitor, place);
+  }
   const allowed = admittedUpTo(queue.start, queue.rate, now);
-  if (row.place <= allowed) return { state: 'admitted' as const, place: row.place };
+  const signed = token ? { placeToken: token } : {};
+  if (place <= allowed) return { state: 'admitted' as const, place, ...signed };
   return {
     state: 'waiting' as const,
-    place: row.place,
-    ahead: row.place - allowed - 1,
-    wait_seconds: waitSeconds(row.place, queue.start, queue.rate, now),
+    place,
+    ahead: place - allowed - 1,
+    wait_seconds: waitSeconds(place, queue.start, queue.rate, now),
+    ...signed,
   };
 }
 
