@@ -10,6 +10,8 @@ import { consoleFrameDe } from './console-frame.de.ts';
 import { consoleFrameEn, type ConsoleFrame } from './console-frame.en.ts';
 import { consoleOrdersDe } from './console-orders.de.ts';
 import { consoleOrdersEn, type ConsoleOrders } from './console-orders.en.ts';
+import { consoleReportsDe } from './console-reports.de.ts';
+import { consoleReportsEn, type ConsoleReports } from './console-reports.en.ts';
 import { consoleSeatingDe } from './console-seating.de.ts';
 import { consoleSeatingEn, type ConsoleSeating } from './console-seating.en.ts';
 import { consoleWalletDe } from './console-wallet.de.ts';
@@ -40,10 +42,17 @@ export type ConsoleMessages = ConsoleFrame &
   ConsoleDoor &
   ConsoleAdmin &
   ConsoleSeating &
-  ConsoleWallet;
+  ConsoleWallet &
+  ConsoleReports;
 export const CONSOLE_PARTS = {
-  en: [consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn, consoleSeatingEn],
-  de: [consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe, consoleSeatingDe],
+  en: [
+    ...[consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn, consoleSeatingEn, consoleWalletEn],
+    ...[consoleReportsEn],
+  ],
+  de: [
+    ...[consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe, consoleSeatingDe, consoleWalletDe],
+    ...[consoleReportsDe],
+  ],
 } as const satisfies Record<Lang, readonly object[]>;
 export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
   en: {
@@ -54,6 +63,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleAdminEn,
     ...consoleSeatingEn,
     ...consoleWalletEn,
+    ...consoleReportsEn,
   },
   de: {
     ...consoleFrameDe,
@@ -63,6 +73,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleAdminDe,
     ...consoleSeatingDe,
     ...consoleWalletDe,
+    ...consoleReportsDe,
   },
 };
 
