@@ -21,7 +21,10 @@ export async function inGerman<T>(c: ConsoleClient, fn: () => Promise<T>): Promi
  * (aria-label, title): the English left in a page that should be German.
  */
 export function leftoverEnglish(body: string, phrases: readonly string[]): string[] {
-  const text = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
+  const text = body
+    .replace(/<(style|script)\b[\s\S]*?<\/\1>/g, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ');
   const attributes = [...body.matchAll(/(?:aria-label|title|placeholder)="([^"]*)"/g)].map((m) => m[1]).join(' | ');
   return phrases.filter((p) => {
     const word = new RegExp(`(?<![\\p{L}])${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}])`, 'u');

@@ -97,6 +97,12 @@ const RULES: Array<[RegExp, Say]> = [
   [/^To refund part of the balance, choose/, (_, m) => sentence(m.rfPartOrAll)],
   [/^Tickets become void only with/, (_, m) => sentence(m.rfVoidOnlyChosen)],
   [/^Keep the reason under 500 characters$/, (_, m) => sentence(m.rfReasonLong)],
+  // the webhooks service's refusals
+  [/^is not a URL$/, (_, m) => m.whPwNotUrl],
+  [/^must be an http or https URL$/, (_, m) => m.whPwHttp],
+  [/^must not carry a user name or password$/, (_, m) => m.whPwNoUser],
+  [/^is longer than 2,000 characters$/, (_, m) => m.whPwTooLong],
+  [/^unknown event type \(known: /, (_, m) => m.whPwUnknownType],
   // the codes generator's own checks
   [/^must be a number from 1 to 10,000$/, (_, m) => m.pwCount],
   [/^letters, digits, - and _ only$/, (_, m) => m.pwPrefix],

@@ -12,6 +12,8 @@ import { consoleOrdersDe } from './console-orders.de.ts';
 import { consoleOrdersEn, type ConsoleOrders } from './console-orders.en.ts';
 import { consoleReportsDe } from './console-reports.de.ts';
 import { consoleReportsEn, type ConsoleReports } from './console-reports.en.ts';
+import { consoleWebhooksDe } from './console-webhooks.de.ts';
+import { consoleWebhooksEn, type ConsoleWebhooks } from './console-webhooks.en.ts';
 import { consoleSeatingDe } from './console-seating.de.ts';
 import { consoleSeatingEn, type ConsoleSeating } from './console-seating.en.ts';
 import { consoleWalletDe } from './console-wallet.de.ts';
@@ -43,15 +45,16 @@ export type ConsoleMessages = ConsoleFrame &
   ConsoleAdmin &
   ConsoleSeating &
   ConsoleWallet &
-  ConsoleReports;
+  ConsoleReports &
+  ConsoleWebhooks;
 export const CONSOLE_PARTS = {
   en: [
     ...[consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn, consoleSeatingEn, consoleWalletEn],
-    ...[consoleReportsEn],
+    ...[consoleWebhooksEn, consoleReportsEn],
   ],
   de: [
     ...[consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe, consoleSeatingDe, consoleWalletDe],
-    ...[consoleReportsDe],
+    ...[consoleWebhooksDe, consoleReportsDe],
   ],
 } as const satisfies Record<Lang, readonly object[]>;
 export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
@@ -64,6 +67,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleSeatingEn,
     ...consoleWalletEn,
     ...consoleReportsEn,
+    ...consoleWebhooksEn,
   },
   de: {
     ...consoleFrameDe,
@@ -74,6 +78,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleSeatingDe,
     ...consoleWalletDe,
     ...consoleReportsDe,
+    ...consoleWebhooksDe,
   },
 };
 
