@@ -103,11 +103,27 @@ const RULES: Array<[RegExp, Say]> = [
   [/^must not carry a user name or password$/, (_, m) => m.whPwNoUser],
   [/^is longer than 2,000 characters$/, (_, m) => m.whPwTooLong],
   [/^unknown event type \(known: /, (_, m) => m.whPwUnknownType],
+  // the waiting list's refusals
+  [/^Not enough units are free for this entry now, or it is not waiting$/, (_, m) => m.wlPwNothingToOffer],
+  [/^The entry is (\w+): only a waiting or offered entry can be removed$/, (r, m) => m.wlPwClosed(entryStatus(r[1]!, m))],
+  [/^This event's waiting list is not enabled$/, (_, m) => m.wlPwOff],
   // the codes generator's own checks
   [/^must be a number from 1 to 10,000$/, (_, m) => m.pwCount],
   [/^letters, digits, - and _ only$/, (_, m) => m.pwPrefix],
   [/^must be a percent from 1 to 100$/, (_, m) => m.pwPercent],
 ];
+
+/** A waiting list entry's status in a sentence ("accepted", "angenommen"). */
+function entryStatus(status: string, m: ConsoleMessages): string {
+  const said: Record<string, string> = {
+    waiting: m.wlWaiting,
+    offered: m.wlOffered,
+    accepted: m.wlAccepted,
+    expired: m.wlExpired,
+    removed: m.wlRemoved,
+  };
+  return Object.hasOwn(said, status) ? said[status]!.toLowerCase() : status;
+}
 
 function words(name: string): string {
   return FIELD_WORDS[name]?.(t()) ?? name.replace(/_/g, ' ');

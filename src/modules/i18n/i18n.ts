@@ -14,6 +14,8 @@ import { consoleReportsDe } from './console-reports.de.ts';
 import { consoleReportsEn, type ConsoleReports } from './console-reports.en.ts';
 import { consoleWebhooksDe } from './console-webhooks.de.ts';
 import { consoleWebhooksEn, type ConsoleWebhooks } from './console-webhooks.en.ts';
+import { consoleWaitlistDe } from './console-waitlist.de.ts';
+import { consoleWaitlistEn, type ConsoleWaitlist } from './console-waitlist.en.ts';
 import { consoleSeatingDe } from './console-seating.de.ts';
 import { consoleSeatingEn, type ConsoleSeating } from './console-seating.en.ts';
 import { consoleWalletDe } from './console-wallet.de.ts';
@@ -46,15 +48,16 @@ export type ConsoleMessages = ConsoleFrame &
   ConsoleSeating &
   ConsoleWallet &
   ConsoleReports &
-  ConsoleWebhooks;
+  ConsoleWebhooks &
+  ConsoleWaitlist;
 export const CONSOLE_PARTS = {
   en: [
     ...[consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn, consoleSeatingEn, consoleWalletEn],
-    ...[consoleWebhooksEn, consoleReportsEn],
+    ...[consoleWaitlistEn, consoleWebhooksEn, consoleReportsEn],
   ],
   de: [
     ...[consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe, consoleSeatingDe, consoleWalletDe],
-    ...[consoleWebhooksDe, consoleReportsDe],
+    ...[consoleWaitlistDe, consoleWebhooksDe, consoleReportsDe],
   ],
 } as const satisfies Record<Lang, readonly object[]>;
 export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
@@ -68,6 +71,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleWalletEn,
     ...consoleReportsEn,
     ...consoleWebhooksEn,
+    ...consoleWaitlistEn,
   },
   de: {
     ...consoleFrameDe,
@@ -79,6 +83,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleWalletDe,
     ...consoleReportsDe,
     ...consoleWebhooksDe,
+    ...consoleWaitlistDe,
   },
 };
 
