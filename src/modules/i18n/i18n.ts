@@ -16,6 +16,8 @@ import { consoleWebhooksDe } from './console-webhooks.de.ts';
 import { consoleWebhooksEn, type ConsoleWebhooks } from './console-webhooks.en.ts';
 import { consoleWaitlistDe } from './console-waitlist.de.ts';
 import { consoleWaitlistEn, type ConsoleWaitlist } from './console-waitlist.en.ts';
+import { consoleInvoicesDe } from './console-invoices.de.ts';
+import { consoleInvoicesEn, type ConsoleInvoices } from './console-invoices.en.ts';
 import { consoleSeatingDe } from './console-seating.de.ts';
 import { consoleSeatingEn, type ConsoleSeating } from './console-seating.en.ts';
 import { consoleWalletDe } from './console-wallet.de.ts';
@@ -49,15 +51,16 @@ export type ConsoleMessages = ConsoleFrame &
   ConsoleWallet &
   ConsoleReports &
   ConsoleWebhooks &
-  ConsoleWaitlist;
+  ConsoleWaitlist &
+  ConsoleInvoices;
 export const CONSOLE_PARTS = {
   en: [
     ...[consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn, consoleSeatingEn, consoleWalletEn],
-    ...[consoleWaitlistEn, consoleWebhooksEn, consoleReportsEn],
+    ...[consoleInvoicesEn, consoleWaitlistEn, consoleWebhooksEn, consoleReportsEn],
   ],
   de: [
     ...[consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe, consoleSeatingDe, consoleWalletDe],
-    ...[consoleWaitlistDe, consoleWebhooksDe, consoleReportsDe],
+    ...[consoleInvoicesDe, consoleWaitlistDe, consoleWebhooksDe, consoleReportsDe],
   ],
 } as const satisfies Record<Lang, readonly object[]>;
 export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
@@ -72,6 +75,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleReportsEn,
     ...consoleWebhooksEn,
     ...consoleWaitlistEn,
+    ...consoleInvoicesEn,
   },
   de: {
     ...consoleFrameDe,
@@ -84,6 +88,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleReportsDe,
     ...consoleWebhooksDe,
     ...consoleWaitlistDe,
+    ...consoleInvoicesDe,
   },
 };
 
