@@ -18,6 +18,8 @@ import { consoleWaitlistDe } from './console-waitlist.de.ts';
 import { consoleWaitlistEn, type ConsoleWaitlist } from './console-waitlist.en.ts';
 import { consoleInvoicesDe } from './console-invoices.de.ts';
 import { consoleInvoicesEn, type ConsoleInvoices } from './console-invoices.en.ts';
+import { consoleScannerDe } from './console-scanner.de.ts';
+import { consoleScannerEn, type ConsoleScanner } from './console-scanner.en.ts';
 import { consoleSeatingDe } from './console-seating.de.ts';
 import { consoleSeatingEn, type ConsoleSeating } from './console-seating.en.ts';
 import { consoleWalletDe } from './console-wallet.de.ts';
@@ -52,15 +54,16 @@ export type ConsoleMessages = ConsoleFrame &
   ConsoleReports &
   ConsoleWebhooks &
   ConsoleWaitlist &
-  ConsoleInvoices;
+  ConsoleInvoices &
+  ConsoleScanner;
 export const CONSOLE_PARTS = {
   en: [
     ...[consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn, consoleSeatingEn, consoleWalletEn],
-    ...[consoleInvoicesEn, consoleWaitlistEn, consoleWebhooksEn, consoleReportsEn],
+    ...[consoleScannerEn, consoleInvoicesEn, consoleWaitlistEn, consoleWebhooksEn, consoleReportsEn],
   ],
   de: [
     ...[consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe, consoleSeatingDe, consoleWalletDe],
-    ...[consoleInvoicesDe, consoleWaitlistDe, consoleWebhooksDe, consoleReportsDe],
+    ...[consoleScannerDe, consoleInvoicesDe, consoleWaitlistDe, consoleWebhooksDe, consoleReportsDe],
   ],
 } as const satisfies Record<Lang, readonly object[]>;
 export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
@@ -76,6 +79,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleWebhooksEn,
     ...consoleWaitlistEn,
     ...consoleInvoicesEn,
+    ...consoleScannerEn,
   },
   de: {
     ...consoleFrameDe,
@@ -89,6 +93,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleWebhooksDe,
     ...consoleWaitlistDe,
     ...consoleInvoicesDe,
+    ...consoleScannerDe,
   },
 };
 
