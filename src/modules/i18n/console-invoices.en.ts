@@ -50,9 +50,9 @@ export const consoleInvoicesEn = {
   // the invoicing services' refusals (plain-words.ts)
   ivcPwPrefix: 'Letters, digits and dashes, at most 16.',
   ivcPwCountry: 'Is not an ISO 3166-1 country code.',
-  ivcPwVatOrTax: 'An invoice needs the issuer’s VAT ID or tax number.',
+  ivcPwVatOrTax: "An invoice needs the issuer's VAT ID or tax number.",
   ivcPwNotVatId: 'Is not a VAT ID.',
-  ivcPwVatPrefix: (prefix: string) => `Does not start with ${prefix} (the country’s prefix).`,
+  ivcPwVatPrefix: (prefix: string) => `Does not start with ${prefix} (the country's prefix).`,
   ivcPwVatFormat: (country: string) => `Is not in the format of a VAT ID of ${country}.`,
   ivcPwLonger: (max: string) => `Is longer than ${max} characters.`,
   ivcPwNotPaidReissue: 'Only a paid order has an invoice to issue again.',

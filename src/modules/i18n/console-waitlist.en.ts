@@ -8,7 +8,7 @@ export const consoleWaitlistEn = {
   wlOn: (minutes: string) =>
     `The waiting list is on: a sold-out ticket type offers to join it, and units that come free are offered to the first in line who fits, holding them ${minutes} minutes for payment.`,
   /** around the setting's name, shown as code: "… (its configuration's waiting_list). Entries below stay." */
-  wlOffBefore: 'The waiting list is off for this event (its configuration’s',
+  wlOffBefore: "The waiting list is off for this event (its configuration's",
   wlOffAfter: '). Entries below stay.',
   wlExportCsv: 'Export CSV',
   wlCaption: 'Waiting list, in order of joining',
@@ -29,7 +29,7 @@ export const consoleWaitlistEn = {
   // the waiting list's refusals (plain-words.ts)
   wlPwNothingToOffer: 'Not enough units are free for this entry now, or it is not waiting.',
   wlPwClosed: (status: string) => `The entry is ${status}: only a waiting or offered entry can be removed.`,
-  wlPwOff: 'This event’s waiting list is not enabled.',
+  wlPwOff: "This event's waiting list is not enabled.",
 };
 
 export type ConsoleWaitlist = typeof consoleWaitlistEn;
