@@ -215,4 +215,39 @@ describe('the door scanner', () => {
       await camera.close();
     }
   });
+
+  it("speaks the door person's language: German verdicts, notices and recent scans", async () => {
+    await t.ctx.db.updateTable('users').set({ language: 'de' }).where('email', '=', DOOR.email).execute();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await signIn(page);
+      await page.goto(scannerUrl());
+      await expect.poll(() => page.locator('#notice').textContent()).toContain('Bereit: 4 gültige Tickets auf diesem Gerät.');
+      await expect.poll(() => page.locator('#net').textContent()).toMatch(/^Online · abgeglichen \d\d:\d\d:\d\d$/);
+      expect(await page.locator('#recent li').first().textContent()).toBe('Noch keine Scans auf diesem Gerät.');
+
+      const typed = async (ref: string) => {
+        await page.locator('#ref').fill(ref);
+        await page.locator('#manual button[type=submit]').click();
+        await page.locator('#result[data-ok="true"], #result[data-ok="false"]').waitFor();
+        const shown = [await page.locator('#r-verdict').textContent(), await page.locator('#r-detail').textContent()];
+        await page.locator('#result').click();
+        await page.locator('#result[data-ok=""]').waitFor({ state: 'attached' });
+        return shown;
+      };
+      expect(await typed('nope-9')).toEqual(['Unbekanntes Ticket', 'Kein Ticket dieser Liste.']);
+      expect(await typed('night-1')).toEqual(['Mehrere Tickets', 'Geben Sie ein einzelnes Ticket ein: NIGHT-1-1, NIGHT-1-2']);
+      const [verdict] = await typed('night-2-1');
+      expect(['Gültig', 'Abgewiesen']).toContain(verdict);
+      const recent = await page.locator('#recent li .what').allTextContents();
+      expect(recent.slice(1)).toEqual(['Abgewiesen NIGHT-1 · mehrere Tickets', 'Abgewiesen NOPE-9 · unbekannt']);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await t.ctx.db.updateTable('users').set({ language: null }).where('email', '=', DOOR.email).execute();
+    }
+  });
 });

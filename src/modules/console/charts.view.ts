@@ -1,4 +1,5 @@
 import { escapeHtml as esc, html, raw, type SafeHtml } from '../../platform/http/html.ts';
+import { t } from './console-lang.ts';
 
 /**
  * Charts as server-rendered SVG (no script, no canvas): a bar chart that names itself to screen
@@ -76,8 +77,8 @@ ${bars
     ${raw(svg)}
     <figcaption>${opts.summary}</figcaption>
     <details>
-      <summary>The numbers</summary>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="${opts.title}: the numbers">
+      <summary>${t().chartNumbers}</summary>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="${t().chartNumbersOf(opts.title)}">
         <table>
           <thead>
             <tr>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
+import { inGerman, leftoverEnglish } from '../../../test/console-german.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 import { niceStep } from './charts.view.ts';
 
@@ -107,6 +108,16 @@ describe('the event dashboard', () => {
     ]);
     expect(tickets(res.body).find((r) => r[0] === '10 Nov')).toEqual(['10 Nov', '3']);
     expect(res.body).toMatch(/<svg viewBox="0 0 800 260" role="img" aria-labelledby="tickets-t tickets-d"/);
+  });
+
+  it("says its charts' words in German to a person who chose it", async () => {
+    const c = await signedIn('manager');
+    await inGerman(c, async () => {
+      const res = await c.get(dash);
+      expect(res.body).toContain('<summary>Die Zahlen</summary>');
+      expect(res.body).toMatch(/aria-label="[^"]+: die Zahlen"/);
+      expect(leftoverEnglish(res.body, ['The numbers', 'the numbers'])).toEqual([]);
+    });
   });
 
   it('groups by week (from Monday) and by month', async () => {

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
+import { inGerman, leftoverEnglish } from '../../../test/console-german.ts';
+import { consoleScannerEn } from '../i18n/console-scanner.en.ts';
+import { consoleScannerDe } from '../i18n/console-scanner.de.ts';
+import { scannerWords } from './console.door.view.ts';
+import { CONSOLE_CATALOGUES } from '../i18n/i18n.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 
 /** Door check-in in the console: the lists, the scanner's session-authenticated sync and upload, the conflicts view. */
@@ -129,6 +134,55 @@ describe('door check-in in the console', () => {
     expect(manifest.json()).toMatchObject({ start_url: scanner(), display: 'standalone' });
     expect((await c.get('/console/a/acme/door/gala/999999')).statusCode).toBe(404);
     expect((await c.get('/console/a/acme/door/nope/1')).statusCode).toBe(404);
+  });
+
+  it("passes the scanner its live words in the person's language; scanner.js keeps the English as its defaults", async () => {
+    const wordsIn = (body: string) =>
+      JSON.parse(/<script type="application\/json" id="scanner-words">([^<]*)<\/script>/.exec(body)![1]!) as Record<
+        string,
+        string
+      >;
+    const configIn = (body: string) =>
+      JSON.parse(/<script type="application\/json" id="scanner-config">([^<]*)<\/script>/.exec(body)![1]!) as Record<
+        string,
+        string
+      >;
+    const c = await signedIn('door');
+    const english = await c.get(scanner());
+    expect(wordsIn(english.body)).toEqual(scannerWords(CONSOLE_CATALOGUES.en));
+    expect(wordsIn(english.body)).toMatchObject({ valid: 'Valid', ready: 'Ready: {count} valid tickets on this device.' });
+    expect(configIn(english.body).locale).toBe('en-GB');
+
+    // scanner.js's defaults are the English catalogue's words, key for key
+    const js = (await c.get(/<script src="([^"]+)"/.exec(english.body)![1]!)).body;
+    const defaults = /const WORDS = \{([\s\S]*?)\n {2}\};/.exec(js)![1]!;
+    for (const [key, value] of Object.entries(scannerWords(consoleScannerEn))) {
+      expect(defaults, key).toMatch(new RegExp(`\\n {4}${key}: ['"]`));
+      expect(defaults, key).toContain(value);
+    }
+
+    await inGerman(c, async () => {
+      const page = await c.get(scanner());
+      expect(page.body).toContain('<html lang="de"');
+      const words = wordsIn(page.body);
+      expect(words).toEqual(scannerWords(CONSOLE_CATALOGUES.de));
+      expect(words).toMatchObject({
+        valid: 'Gültig',
+        refused: 'Abgewiesen',
+        unknown: 'Unbekanntes Ticket',
+        several: 'Mehrere Tickets',
+        ready: 'Bereit: {count} gültige Tickets auf diesem Gerät.',
+        already: 'Bereits eingelassen um {time}.',
+      });
+      expect(words.noConnection).toMatch(/^Keine Verbindung/);
+      expect(configIn(page.body).locale).toBe('de-DE');
+      // the page's own words are German too; the JSON holds no English of the live words
+      const english = ['Recent scans', 'Scan with the camera', 'Check in'];
+      expect(leftoverEnglish(page.body, english)).toEqual([]);
+      for (const key of ['swValid', 'swRefused', 'swUnknown', 'swSeveral', 'swReady', 'swNoConnection'] as const)
+        expect(Object.values(words)).not.toContain(consoleScannerEn[key]);
+      expect(Object.keys(consoleScannerDe)).toEqual(Object.keys(consoleScannerEn));
+    });
   });
 
   it('syncs with the session and a fresh form token; uploads only with that token; conflicts show in the console', async () => {

@@ -12,6 +12,7 @@ import { can, type Viewer } from './console.http.ts';
 import { consolePage } from './console-layout.view.ts';
 import { consoleLang, formatTag, t } from './console-lang.ts';
 import { statusLabel } from './console.order-desk.view.ts';
+import { consoleScannerEn, type ConsoleScanner } from '../i18n/console-scanner.en.ts';
 
 /**
  * The door pages of the console: the lists to scan on, the scanner (a document of its own rather
@@ -205,6 +206,19 @@ z-index:10;cursor:pointer;color:#fff}
 </style>`);
 
 /**
+ * The scanner's live words in the person's language, for scanner.js: each catalogue key without
+ * its `sw` prefix (`swReady` is `ready`), a string with `{…}` where scanner.js puts a value in.
+ */
+export function scannerWords(m: ConsoleScanner): Record<string, string> {
+  return Object.fromEntries(
+    (Object.keys(consoleScannerEn) as Array<keyof typeof consoleScannerEn>).map((k) => [
+      k.charAt(2).toLowerCase() + k.slice(3),
+      m[k],
+    ]),
+  );
+}
+
+/**
  * The scanner: its configuration goes to scanner.js as JSON (the form token comes along: the page
  * uploads with the session, and a fresh token arrives with every sync).
  */
@@ -223,6 +237,8 @@ export function scannerPage(viewer: Viewer, info: DoorListInfo): string {
     worker: '/console/scanner-sw.js',
     jsqr: asset('jsQR.js'),
     timezone: info.event.timezone,
+    /** the tag scanner.js formats times and counts with, as the console does */
+    locale: formatTag(),
   };
   return `<!doctype html>${html`<html lang="${consoleLang()}">
     <head>
@@ -278,6 +294,9 @@ export function scannerPage(viewer: Viewer, info: DoorListInfo): string {
       </div>
       <script type="application/json" id="scanner-config">
         ${scriptJson(config)}
+      </script>
+      <script type="application/json" id="scanner-words">
+        ${scriptJson(scannerWords(m))}
       </script>
       <script src="${asset('scanner.js')}" defer></script>
     </body>

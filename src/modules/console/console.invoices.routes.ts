@@ -22,6 +22,8 @@ import {
 import type { FieldErrors } from './console-layout.view.ts';
 import { eventBase } from './console.order-desk.view.ts';
 import { invoicingBase, invoicingPage, orderInvoicesPage } from './console.invoices.view.ts';
+import { t } from './console-lang.ts';
+import type { ConsoleMessages } from '../i18n/i18n.ts';
 
 type PO = { account: string; event: string; ref: string };
 
@@ -38,10 +40,12 @@ function fieldsOf(problems: string[]): FieldErrors {
 
 /** The account's invoicing settings (owners), and an order's invoices on the order desk. */
 /** What the invoices page says after a form redirected back to it (`?done=`). */
-const INVOICE_DONE: Record<string, Flash> = {
-  reissued: { kind: 'ok', text: 'The invoice was cancelled by a credit note and issued again.' },
-  issued: { kind: 'ok', text: 'The invoice was issued.' },
+const INVOICE_DONE: Record<string, (m: ConsoleMessages) => string> = {
+  reissued: (m) => m.ivcDoneReissued,
+  issued: (m) => m.ivcDoneIssued,
 };
+const invoiceDone = (done: string | undefined): Flash | null =>
+  done && Object.hasOwn(INVOICE_DONE, done) ? { kind: 'ok', text: INVOICE_DONE[done]!(t()) } : null;
 
 export async function consoleInvoicesRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
@@ -56,23 +60,23 @@ export async function consoleInvoicesRoutes(app: FastifyInstance): Promise<void>
     const viewer = await owner(request);
     const settings = await readInvoicing(ctx.db, viewer.account!.id);
     const done = (request.query as Record<string, string>).done === 'saved';
-    return send(reply, invoicingPage({ viewer, settings, flash: done ? { kind: 'ok', text: 'Invoicing was saved.' } : null }));
+    return send(reply, invoicingPage({ viewer, settings, flash: done ? { kind: 'ok', text: t().ivcSaved } : null }));
   });
 
   app.post<{ Params: { account: string } }>('/console/a/:account/invoicing', CONSOLE_FORM, async (request, reply) => {
     const viewer = await owner(request);
     const form = await checkForm(ctx, request, viewer);
-    const t = (k: string) => (form[k] ?? '').trim();
+    const f = (k: string) => (form[k] ?? '').trim();
     const settings: InvoicingSettings = {
       enabled: form.enabled === '1',
       issuer: {
-        name: t('name'),
-        address: t('address'),
-        country: t('country').toUpperCase(),
-        ...(t('vat_id') ? { vat_id: t('vat_id') } : {}),
-        ...(t('tax_number') ? { tax_number: t('tax_number') } : {}),
+        name: f('name'),
+        address: f('address'),
+        country: f('country').toUpperCase(),
+        ...(f('vat_id') ? { vat_id: f('vat_id') } : {}),
+        ...(f('tax_number') ? { tax_number: f('tax_number') } : {}),
       },
-      number_prefix: t('number_prefix'),
+      number_prefix: f('number_prefix'),
       business_only: form.business_only === '1',
     };
     const problems = invoicingProblems(settings, 'invoicing');
@@ -107,7 +111,7 @@ export async function consoleInvoicesRoutes(app: FastifyInstance): Promise<void>
         address: d.order.invoice_address,
         write: can(viewer, 'orders.write'),
         paid: d.order.status === 'paid',
-        flash: INVOICE_DONE[(request.query as Record<string, string>).done ?? ''] ?? null,
+        flash: invoiceDone((request.query as Record<string, string>).done),
         ...opts,
       }),
       opts.status ?? 200,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
+import { inGerman, leftoverEnglish } from '../../../test/console-german.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { validateCii } from '../invoices/cii-xsd.fixture.ts';
 
@@ -240,5 +241,54 @@ describe('console invoicing', () => {
     const card = /data-invoiced-vat="eur">([\s\S]*?)<\/div>/.exec(page.body)?.[1] ?? '';
     expect(card).toContain('VAT on invoices');
     expect(card).toContain(`€${(want / 100).toFixed(2)}`);
+  });
+
+  it("speaks German to a person who chose it: the settings, an order's invoices and the refusals", async () => {
+    const c = await signedIn(owner, '10.8.0.8');
+    await inGerman(c, async () => {
+      const settings = await c.get(`${base}/invoicing`);
+      expect(settings.body).toContain('<html lang="de"');
+      expect(settings.body).toContain('Name des Rechnungsstellers');
+      expect(settings.body).toContain('Rechnungseinstellungen speichern');
+      const english = ['Issuer name', 'Issue invoices', 'Save invoicing', 'Tax number', 'Number prefix', 'With invoicing on'];
+      expect(leftoverEnglish(settings.body, english)).toEqual([]);
+      const bad = await c.post(`${base}/invoicing`, { enabled: '1', name: ' ', address: 'Weg 1', country: 'DE', vat_id: 'DE12' });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.body).toContain('Hat nicht das Format einer USt-IdNr. aus DE.');
+      expect(bad.body).toContain('Bitte füllen Sie dieses Feld aus.');
+
+      const ref = await paidOrder();
+      const here = `${base}/events/gig/orders/${ref}/invoices`;
+      const list = await c.get(here);
+      expect(list.body).toContain('Adresse korrigieren und neu ausstellen');
+      expect(list.body).toContain('Herunterladen');
+      expect(list.body).toContain('<td>Rechnung</td>');
+      expect(list.body).toContain('<td>22. Nov. 2026</td>');
+      expect(list.body).toContain('119,00\u00a0€');
+      const refused = await c.post(`${here}/reissue`, { name: 'Ada', street: '', postcode: '1', city: 'y', country: 'SE' });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.body).toContain('Bitte füllen Sie dieses Feld aus.');
+      const done = await c.post(`${here}/reissue`, {
+        name: 'Ada',
+        street: 'Gatan 1',
+        postcode: '11122',
+        city: 'Stockholm',
+        country: 'SE',
+      });
+      expect(done.statusCode).toBe(303);
+      const after = await c.get(done.headers.location as string);
+      expect(after.body).toContain('Die Rechnung wurde durch eine Gutschrift storniert und neu ausgestellt.');
+      expect(after.body).toMatch(/Gutschrift zu G2026-\d+/);
+      expect(after.body).toContain('>ersetzt<');
+      const pageEnglish = [
+        'Correct the address and issue again',
+        'Download',
+        'Invoice',
+        'Credit note',
+        'Issued',
+        'Street and number',
+      ];
+      expect(leftoverEnglish(after.body, [...pageEnglish, 'Postcode', 'City', 'Company', 'replaced', 'Invoices of'])).toEqual([]);
+    });
   });
 });

@@ -15,6 +15,7 @@ import { flashOf, type FieldErrors, type Flash } from './console-layout.view.ts'
 import { eventBase } from './console.order-desk.view.ts';
 import { incomePage, ordersReportPage } from './console.reports.view.ts';
 import { vatOnInvoices } from '../invoices/invoices.service.ts';
+import { t } from './console-lang.ts';
 
 /**
  * Reports in the console: the income report with its month table and the orders report
@@ -92,7 +93,7 @@ export async function consoleReportsRoutes(app: FastifyInstance): Promise<void> 
         if (!(err instanceof AppError) || !err.fields) throw err;
         (request as { query: unknown }).query = query;
         return showOrdersReport(request, reply, viewer, {
-          flash: { kind: 'bad', text: 'Not saved: check the name.' },
+          flash: { kind: 'bad', text: t().rpNotSaved },
           errors: err.fields,
           name: form.name,
           status: 422,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
+import { inGerman, leftoverEnglish } from '../../../test/console-german.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount, tokenSecrets } from '../../../test/factories.ts';
 
 /** Reports in the console: income by month, the orders report by every grouping, saved reports. */
@@ -119,5 +120,42 @@ describe('reports in the console', () => {
     const v = await signedIn('viewer');
     await v.get(`${base}/orders`);
     expect((await v.post(`${base}/saved`, { name: 'x', query: '' })).statusCode).toBe(404);
+  });
+
+  it('speaks German to a person who chose it, with German formats', async () => {
+    const c = await signedIn('manager');
+    await inGerman(c, async () => {
+      const income = await c.get(`${base}?range=all`);
+      expect(income.body).toContain('<html lang="de"');
+      expect(income.body).toContain('Eingenommen');
+      expect(income.body).toContain('Nach Monat');
+      expect(cells(income.body, 'Oktober 2026').slice(0, 2)).toEqual(['1', '25,00\u00a0€']);
+      expect(cells(income.body, 'Gesamt').slice(0, 2)).toEqual(['2', '50,00\u00a0€']);
+      expect(
+        leftoverEnglish(income.body, ['Income', 'Collected', 'Refunded', 'By month', 'Month', 'Total', 'Show', 'Range', 'Net']),
+      ).toEqual([]);
+
+      const report = await c.get(`${base}/orders?group=status&range=all`);
+      expect(report.body).toContain('Bestellbericht');
+      expect(report.body).toContain('Gespeicherte Berichte');
+      expect(report.body).toContain('Bericht speichern');
+      expect(cells(report.body, 'bezahlt')[0]).toBe('2');
+      const english = [
+        'Orders report',
+        'Saved reports',
+        'Save report',
+        'Group by',
+        'Any status',
+        'Total',
+        'Discounts',
+        'Refunds',
+      ];
+      expect(leftoverEnglish(report.body, english)).toEqual([]);
+
+      const refused = await c.post(`${base}/saved`, { name: 'By code', query: '' });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.body).toContain('Nicht gespeichert: Bitte prüfen Sie den Namen.');
+    });
+    expect((await c.get(base)).body).toContain('<html lang="en"');
   });
 });

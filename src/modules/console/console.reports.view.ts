@@ -1,4 +1,6 @@
-import { money } from './formats.ts';
+import { count, money } from './formats.ts';
+import { formatTag, t } from './console-lang.ts';
+import type { ConsoleMessages } from '../i18n/i18n.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 import type { IncomeReport } from '../reports/income.service.ts';
@@ -16,49 +18,60 @@ import { eventTabs } from './event-tabs.view.ts';
  * report is a link that can be shared.
  */
 
-const RANGES = [
-  { value: '30d', label: 'Last 30 days' },
-  { value: '7d', label: 'Last 7 days' },
-  { value: '24h', label: 'Last 24 hours' },
-  { value: 'month', label: 'This month' },
-  { value: 'all', label: 'All time' },
-  { value: 'custom', label: 'From – to (below)' },
+const RANGES: Array<{ value: string; label: (m: ConsoleMessages) => string }> = [
+  { value: '30d', label: (m) => m.rpLast30Days },
+  { value: '7d', label: (m) => m.rpLast7Days },
+  { value: '24h', label: (m) => m.rpLast24Hours },
+  { value: 'month', label: (m) => m.rpThisMonth },
+  { value: 'all', label: (m) => m.rpAllTime },
+  { value: 'custom', label: (m) => m.rpCustom },
 ];
-const GROUP_LABEL: Record<string, string> = {
-  day: 'Day',
-  week: 'Week',
-  month: 'Month',
-  audience: 'Audience',
-  status: 'Status',
-  code: 'Discount code',
+const GROUP_LABEL: Record<string, (m: ConsoleMessages) => string> = {
+  day: (m) => m.rpDay,
+  week: (m) => m.rpWeek,
+  month: (m) => m.rpMonth,
+  audience: (m) => m.rpAudience,
+  status: (m) => m.status,
+  code: (m) => m.discountCode,
 };
-const n = (v: number) => v.toLocaleString('en-GB');
-const orders = (count: number, what = 'orders') => `${n(count)} ${count === 1 ? what.replace(/s$/, '') : what}`;
+/** An order's status as the report's filter and its status rows say it ("paid", "bezahlt"). */
+const STATUS_WORD: Record<string, (m: ConsoleMessages) => string> = {
+  paid: (m) => m.statusPaid,
+  pending: (m) => m.statusPending,
+  refunded: (m) => m.statusRefunded,
+  canceled: (m) => m.statusCanceled,
+};
+const statusWord = (s: string) => STATUS_WORD[s]?.(t()).toLowerCase() ?? s;
+const n = count;
+const orders = (c: number) => t().rpOrderCount(c, n(c));
 
 function monthLabel(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
-  return dateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, 1));
+  return dateTimeFormat(formatTag(), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, 1));
 }
 
 function reportNav(base: string, active: 'income' | 'orders'): SafeHtml {
-  return html`<nav class="segmented report-nav" aria-label="Reports">
-    <a href="${base}/reports" ${active === 'income' ? raw('aria-current="page"') : ''}>Income</a>
-    <a href="${base}/reports/orders" ${active === 'orders' ? raw('aria-current="page"') : ''}>Orders report</a>
+  const m = t();
+  return html`<nav class="segmented report-nav" aria-label="${m.rpNav}">
+    <a href="${base}/reports" ${active === 'income' ? raw('aria-current="page"') : ''}>${m.rpIncome}</a>
+    <a href="${base}/reports/orders" ${active === 'orders' ? raw('aria-current="page"') : ''}>${m.rpOrdersReport}</a>
   </nav>`;
 }
 
 /** The range fields both reports share. */
 function rangeFields(q: Record<string, string>): SafeHtml {
-  return html`${select({ name: 'range', label: 'Range', value: q.range || '30d', options: RANGES })}
-    ${field({ name: 'from', label: 'From', type: 'date', value: q.from ?? '' })}
-    ${field({ name: 'to', label: 'To', type: 'date', value: q.to ?? '' })}
+  const m = t();
+  const ranges = RANGES.map((r) => ({ value: r.value, label: r.label(m) }));
+  return html`${select({ name: 'range', label: m.rpRange, value: q.range || '30d', options: ranges })}
+    ${field({ name: 'from', label: m.rpFrom, type: 'date', value: q.from ?? '' })}
+    ${field({ name: 'to', label: m.rpTo, type: 'date', value: q.to ?? '' })}
     ${select({
       name: 'on',
-      label: 'Count orders by',
+      label: m.rpCountBy,
       value: q.on === 'started' ? 'started' : 'paid',
       options: [
-        { value: 'paid', label: 'when they were paid' },
-        { value: 'started', label: 'when they were placed' },
+        { value: 'paid', label: m.rpWhenPaid },
+        { value: 'started', label: m.rpWhenPlaced },
       ],
     })}`;
 }
@@ -72,50 +85,45 @@ export function incomePage(
   vat: InvoicedVat[] = [],
 ): string {
   const base = eventBase(viewer, event);
+  const w = t();
   const m = (c: number) => money(c, r.currency);
   const cols: Array<[string, (x: IncomeReport) => string]> = [
-    ['Orders', (x) => n(x.orders)],
-    ['Gross', (x) => m(x.gross_cents)],
-    ['Discounts', (x) => m(x.discount_cents)],
-    ['Refunds', (x) => m(x.refund_cents)],
-    ['Collected', (x) => m(x.collected_cents)],
-    ['Tax', (x) => m(x.tax_cents)],
-    ['Fees', (x) => m(x.fees_cents)],
-    ['Platform fees', (x) => m(x.platform_fee_cents)],
-    ['Net', (x) => m(x.net_cents)],
-    ['Pending', (x) => m(x.pending_cents)],
+    [w.rpOrders, (x) => n(x.orders)],
+    [w.rpGross, (x) => m(x.gross_cents)],
+    [w.rpDiscounts, (x) => m(x.discount_cents)],
+    [w.rpRefunds, (x) => m(x.refund_cents)],
+    [w.rpCollected, (x) => m(x.collected_cents)],
+    [w.rpTax, (x) => m(x.tax_cents)],
+    [w.rpFees, (x) => m(x.fees_cents)],
+    [w.rpPlatformFees, (x) => m(x.platform_fee_cents)],
+    [w.rpNet, (x) => m(x.net_cents)],
+    [w.rpPending, (x) => m(x.pending_cents)],
   ];
   const body = html`${eventTabs(viewer, event, 'reports')} ${reportNav(base, 'income')}
-      <form method="get" action="${base}/reports" class="card filters" aria-label="Income report range">
+      <form method="get" action="${base}/reports" class="card filters" aria-label="${w.rpIncomeRange}">
         <div class="grid">${rangeFields(query)}</div>
-        <button type="submit">Show</button>
+        <button type="submit">${w.rpShow}</button>
       </form>
       <div class="stats-row">
-        <div class="stat-card"><span>Net</span><strong>${m(r.net_cents)}</strong><small>after fees and refunds</small></div>
-        <div class="stat-card"><span>Collected</span><strong>${m(r.collected_cents)}</strong><small>${orders(r.orders)}</small></div>
-        <div class="stat-card"><span>Refunded</span><strong>${m(r.refund_cents)}</strong><small>${orders(r.refunded_orders)}</small></div>
-        <div class="stat-card"><span>Pending</span><strong>${m(r.pending_cents)}</strong><small>${orders(r.pending_orders)} on hold</small></div>
+        <div class="stat-card"><span>${w.rpNet}</span><strong>${m(r.net_cents)}</strong><small>${w.rpAfterFees}</small></div>
+        <div class="stat-card"><span>${w.rpCollected}</span><strong>${m(r.collected_cents)}</strong><small>${orders(r.orders)}</small></div>
+        <div class="stat-card"><span>${w.rpRefunded}</span><strong>${m(r.refund_cents)}</strong><small>${orders(r.refunded_orders)}</small></div>
+        <div class="stat-card"><span>${w.rpPending}</span><strong>${m(r.pending_cents)}</strong><small>${w.rpOnHold(orders(r.pending_orders))}</small></div>
         ${vat.map(
           (v) =>
             html`<div class="stat-card" data-invoiced-vat="${v.currency}">
-              <span>VAT on invoices</span><strong>${money(v.vat_cents, v.currency)}</strong
-              ><small>${n(v.invoices)} invoices, ${n(v.credit_notes)} credit notes; all dates</small>
+              <span>${w.rpVatOnInvoices}</span><strong>${money(v.vat_cents, v.currency)}</strong
+              ><small>${w.rpInvoicesAndCredits(n(v.invoices), n(v.credit_notes))}</small>
             </div>`,
         )}
       </div>
-      ${
-        r.unpriced_payments
-          ? html`<p class="flash bad" role="status">
-            ${n(r.unpriced_payments)} payments have no known fee yet: fees and net are lower bounds until they do.
-          </p>`
-          : ''
-      }
-      <h2>By month (${r.timezone})</h2>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Income by month">
+      ${r.unpriced_payments ? html`<p class="flash bad" role="status">${w.rpUnpriced(n(r.unpriced_payments))}</p>` : ''}
+      <h2>${w.rpByMonth(r.timezone)}</h2>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="${w.rpIncomeByMonth}">
         <table>
           <thead>
             <tr>
-              <th scope="col">Month</th>
+              <th scope="col">${w.rpMonth}</th>
               ${cols.map(([h]) => html`<th scope="col" class="num">${h}</th>`)}
             </tr>
           </thead>
@@ -127,17 +135,14 @@ export function incomePage(
               </tr>`,
             )}
             <tr class="total">
-              <th scope="row">Total</th>
+              <th scope="row">${w.rpTotal}</th>
               ${cols.map(([, f]) => html`<td class="num"><strong>${f(r)}</strong></td>`)}
             </tr>
           </tbody>
         </table>
       </div>
-      <p class="hint">
-        In ${r.currency.toUpperCase()}. Collected: what buyers paid less refunds. Net: collected less tax, processor and
-        platform fees.
-      </p>`;
-  return consolePage({ title: 'Income', viewer, active: 'events', body });
+      <p class="hint">${w.rpIncomeHint(r.currency.toUpperCase())}</p>`;
+  return consolePage({ title: w.rpIncome, viewer, active: 'events', body });
 }
 
 export interface OrdersReportView {
@@ -160,54 +165,57 @@ export interface OrdersReportView {
 export function ordersReportPage(v: OrdersReportView): string {
   const { viewer, report: r, saved } = v;
   const base = eventBase(viewer, v.event);
+  const w = t();
   const m = (c: number) => money(c, r.currency);
+  const groupLabel = GROUP_LABEL[r.group]!(w);
+  const rowKey = (key: string) => (r.group === 'status' ? statusWord(key) : key);
   const query = v.savedQuery;
   const write = can(viewer, 'events.write');
   const body = html`${eventTabs(viewer, v.event, 'reports')} ${reportNav(base, 'orders')}
-      <form method="get" action="${base}/reports/orders" class="card filters" aria-label="Orders report">
+      <form method="get" action="${base}/reports/orders" class="card filters" aria-label="${w.rpOrdersReport}">
         <div class="grid">
           ${select({
             name: 'group',
-            label: 'Group by',
+            label: w.rpGroupBy,
             value: r.group,
-            options: GROUPS.map((g) => ({ value: g, label: GROUP_LABEL[g]! })),
+            options: GROUPS.map((g) => ({ value: g, label: GROUP_LABEL[g]!(w) })),
           })}
           ${rangeFields(v.query)}
           ${select({
             name: 'status',
-            label: 'Status',
+            label: w.status,
             value: r.status,
             options: [
-              { value: '', label: 'Any status' },
-              ...['paid', 'pending', 'refunded', 'canceled'].map((s) => ({ value: s, label: s })),
+              { value: '', label: w.rpAnyStatus },
+              ...['paid', 'pending', 'refunded', 'canceled'].map((s) => ({ value: s, label: statusWord(s) })),
             ],
           })}
-          ${field({ name: 'audience', label: 'Audience (key, or -)', value: r.audience })}
-          ${field({ name: 'code', label: 'Discount code (or -)', value: r.code })}
+          ${field({ name: 'audience', label: w.rpAudienceFilter, value: r.audience })}
+          ${field({ name: 'code', label: w.rpCodeFilter, value: r.code })}
           ${select({
             name: 'paid',
-            label: 'Orders',
+            label: w.rpOrders,
             value: r.paid ? '1' : '',
             options: [
-              { value: '', label: 'all' },
-              { value: '1', label: 'only those that took money' },
+              { value: '', label: w.rpAllOrders },
+              { value: '1', label: w.rpOnlyPaid },
             ],
           })}
         </div>
-        <button type="submit">Show</button>
+        <button type="submit">${w.rpShow}</button>
       </form>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Orders report">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="${w.rpOrdersReport}">
         <table>
-          <caption class="skip">Orders grouped by ${GROUP_LABEL[r.group]}</caption>
+          <caption class="skip">${w.rpGroupedBy(groupLabel)}</caption>
           <thead>
             <tr>
-              <th scope="col">${GROUP_LABEL[r.group]}</th>
-              <th scope="col" class="num">Orders</th>
-              <th scope="col" class="num">Tickets</th>
-              <th scope="col" class="num">Gross</th>
-              <th scope="col" class="num">Discounts</th>
-              <th scope="col" class="num">Amount</th>
-              <th scope="col" class="num">Refunds</th>
+              <th scope="col">${groupLabel}</th>
+              <th scope="col" class="num">${w.rpOrders}</th>
+              <th scope="col" class="num">${w.tickets}</th>
+              <th scope="col" class="num">${w.rpGross}</th>
+              <th scope="col" class="num">${w.rpDiscounts}</th>
+              <th scope="col" class="num">${w.rpAmount}</th>
+              <th scope="col" class="num">${w.rpRefunds}</th>
             </tr>
           </thead>
           <tbody>
@@ -215,7 +223,7 @@ export function ordersReportPage(v: OrdersReportView): string {
               r.rows.length
                 ? r.rows.map(
                     (x) => html`<tr>
-                    <th scope="row">${x.key}</th>
+                    <th scope="row">${rowKey(x.key)}</th>
                     <td class="num">${n(x.orders)}</td>
                     <td class="num">${n(x.units)}</td>
                     <td class="num">${m(x.gross_cents)}</td>
@@ -224,10 +232,10 @@ export function ordersReportPage(v: OrdersReportView): string {
                     <td class="num">${m(x.refund_cents)}</td>
                   </tr>`,
                   )
-                : html`<tr><td colspan="7">No orders in this range.</td></tr>`
+                : html`<tr><td colspan="7">${w.rpNoOrders}</td></tr>`
             }
             <tr class="total">
-              <th scope="row">Total</th>
+              <th scope="row">${w.rpTotal}</th>
               <td class="num"><strong>${n(r.totals.orders)}</strong></td>
               <td class="num"><strong>${n(r.totals.units)}</strong></td>
               <td class="num"><strong>${m(r.totals.gross_cents)}</strong></td>
@@ -238,41 +246,41 @@ export function ordersReportPage(v: OrdersReportView): string {
           </tbody>
         </table>
       </div>
-      <p class="hint">In ${r.currency.toUpperCase()}, ${r.timezone}.</p>
+      <p class="hint">${w.rpCurrencyZone(r.currency.toUpperCase(), r.timezone)}</p>
 
-      <h2>Saved reports</h2>
+      <h2>${w.rpSaved}</h2>
       ${
         saved.length
           ? html`<ul class="plain">
             ${saved.map(
               (s) => html`<li class="actions">
                 <a href="${base}/reports/orders?${s.query.replace(/^\?/, '')}">${s.name}</a>
-                <span class="muted">${s.query.replace(/^\?/, '') || 'the defaults'}</span>
+                <span class="muted">${s.query.replace(/^\?/, '') || w.rpTheDefaults}</span>
                 ${
                   write
                     ? buttonForm({
                         action: `${base}/reports/saved/${s.id}/delete`,
                         csrf: viewer.csrf,
-                        label: 'Delete',
+                        label: w.rpDelete,
                         kind: 'danger',
-                        ariaLabel: `Delete ${s.name}`,
+                        ariaLabel: w.rpDeleteNamed(s.name),
                       })
                     : ''
                 }
               </li>`,
             )}
           </ul>`
-          : html`<p class="muted">None yet.</p>`
+          : html`<p class="muted">${w.rpNoneYet}</p>`
       }
       ${
         write
           ? html`<form method="post" action="${base}/reports/saved" class="card">
             ${hiddenCsrf(viewer.csrf)}
             <input type="hidden" name="query" value="${query}" />
-            ${field({ name: 'name', label: 'Save this report as', value: v.name ?? '', errors: v.errors, required: true })}
-            <button type="submit">Save report</button>
+            ${field({ name: 'name', label: w.rpSaveAs, value: v.name ?? '', errors: v.errors, required: true })}
+            <button type="submit">${w.rpSaveReport}</button>
           </form>`
           : ''
       }`;
-  return consolePage({ title: 'Orders report', viewer, active: 'events', flash: v.flash, body });
+  return consolePage({ title: w.rpOrdersReport, viewer, active: 'events', flash: v.flash, body });
 }

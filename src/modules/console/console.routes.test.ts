@@ -4,6 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
+import { inGerman, leftoverEnglish } from '../../../test/console-german.ts';
 import { renderInvitationMail, renderPasswordResetMail } from '../users/users.mail.ts';
 
 let t: TestApp;
@@ -398,5 +399,56 @@ describe('webhooks page', () => {
     const bad = await c.post('/console/a/acme/webhooks', { url: 'ftp://nope' });
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toContain('Must be an http or https URL.');
+  });
+
+  it('speaks German to an owner who chose it: the endpoints, the delivery log and the refusals', async () => {
+    const c = await signedIn('owner');
+    await inGerman(c, async () => {
+      await c.get('/console/a/acme/webhooks');
+      const made = await c.post('/console/a/acme/webhooks', { url: 'https://hooks.example.org/de' });
+      expect(made.statusCode).toBe(201);
+      expect(made.body).toContain('Der Endpunkt wurde hinzugefügt.');
+      expect(made.body).toContain('Signaturschlüssel für https://hooks.example.org/de');
+      const list = await c.get('/console/a/acme/webhooks');
+      expect(list.body).toContain('<html lang="de"');
+      expect(list.body).toContain('Endpunkt hinzufügen');
+      expect(list.body).toContain('Zustellprotokoll');
+      expect(list.body).toContain('Testereignis senden');
+      const english = [
+        'Add an endpoint',
+        'Delivery log',
+        'Send a test event',
+        'Rotate the secret',
+        'Description',
+        'every event',
+        'Edit',
+      ];
+      expect(leftoverEnglish(list.body, english)).toEqual([]);
+
+      const ep = await t.ctx.db
+        .selectFrom('webhook_endpoints')
+        .select('id')
+        .where('url', '=', 'https://hooks.example.org/de')
+        .executeTakeFirstOrThrow();
+      expect((await c.post(`/console/a/acme/webhooks/${ep.id}/test`, {})).statusCode).toBe(303);
+      const log = await c.get(`/console/a/acme/webhooks/${ep.id}`);
+      expect(log.body).toContain('Fehlgeschlagene Zustellungen erneut senden');
+      expect(log.body).toContain('Versuche');
+      expect(log.body).toMatch(/ausstehend|zugestellt|fehlgeschlagen/);
+      const logEnglish = ['All endpoints', 'Send failed deliveries again', 'Attempts', 'Redeliver', 'Deliveries to', 'pending'];
+      expect(leftoverEnglish(log.body, logEnglish)).toEqual([]);
+      const noMoment = await c.post(`/console/a/acme/webhooks/${ep.id}/redeliver-failed`, { since: '' });
+      expect(noMoment.statusCode).toBe(422);
+      expect(noMoment.body).toContain('Bitte geben Sie Datum und Uhrzeit an.');
+
+      const bad = await c.post('/console/a/acme/webhooks', { url: 'ftp://nope' });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.body).toContain('Muss eine http- oder https-Adresse sein.');
+      const refused = await c.post(`/console/a/acme/webhooks/${ep.id}`, { url: 'ftp://nope' });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.body).toContain('Nicht gespeichert: Muss eine http- oder https-Adresse sein.');
+      const rotated = await c.post(`/console/a/acme/webhooks/${ep.id}/rotate`, {});
+      expect(rotated.body).toContain('Ab jetzt signiert ein neuer Schlüssel');
+    });
   });
 });

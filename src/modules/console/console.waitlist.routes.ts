@@ -16,13 +16,16 @@ import {
 import type { Flash } from './console-layout.view.ts';
 import { eventBase } from './console.order-desk.view.ts';
 import { waitingListPage } from './console.waitlist.view.ts';
+import { t } from './console-lang.ts';
+import { plainMessage } from './plain-words.ts';
+import type { ConsoleMessages } from '../i18n/i18n.ts';
 
 type P = { account: string; event: string };
 type E = P & { id: string };
 
-const DONE: Record<string, string> = {
-  offered: 'Offered: the order holds the units and the pay link is on its way.',
-  removed: 'Removed from the waiting list.',
+const DONE: Record<string, (m: ConsoleMessages) => string> = {
+  offered: (m) => m.wlDoneOffered,
+  removed: (m) => m.wlDoneRemoved,
 };
 
 /** An event's waiting list in the console: the list, offer now, remove, and the CSV. */
@@ -46,8 +49,8 @@ export async function consoleWaitlistRoutes(app: FastifyInstance): Promise<void>
     async (request, reply) => {
       const viewer = await viewerOf(ctx, request, request.params.account);
       requireRole(viewer, 'orders.read');
-      const done = DONE[request.query.done ?? ''];
-      return show(reply, viewer, request.params.event, done ? { kind: 'ok', text: done } : null);
+      const done = Object.hasOwn(DONE, request.query.done ?? '') ? DONE[request.query.done!] : undefined;
+      return show(reply, viewer, request.params.event, done ? { kind: 'ok', text: done(t()) } : null);
     },
   );
 
@@ -82,7 +85,7 @@ export async function consoleWaitlistRoutes(app: FastifyInstance): Promise<void>
           else await removeEntry(ctx, event, id, viewer.session.email);
         } catch (err) {
           if (!(err instanceof AppError) || err.kind !== 'conflict') throw err;
-          return show(reply, viewer, event.slug, { kind: 'bad', text: err.message }, 409);
+          return show(reply, viewer, event.slug, { kind: 'bad', text: plainMessage(err.message) }, 409);
         }
         return see(reply, `${eventBase(viewer, event.slug)}/waiting-list?done=${action === 'offer' ? 'offered' : 'removed'}`);
       },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
+import { inGerman, leftoverEnglish } from '../../../test/console-german.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 
 /** The waiting list in the console: places and statuses, offer now, remove, the CSV, and who may do what. */
@@ -138,5 +139,25 @@ describe('the waiting list page', () => {
     expect(lines[2]).toContain(`"'=HYPERLINK(""x"")"`);
     expect(lines[1]).toContain(',removed,Club night,1,Ann,ann@example.org,');
     expect((await (await signedIn('door')).get(`${base}.csv`)).statusCode).toBe(404);
+  });
+
+  it('speaks German to a person who chose it, its refusals too', async () => {
+    const m = await signedIn('manager');
+    await inGerman(m, async () => {
+      const page = await m.get(base);
+      expect(page.body).toContain('<html lang="de"');
+      expect(page.body).toContain('Als CSV exportieren');
+      expect(page.body).toContain('Eingetragen');
+      expect(page.body).toMatch(/Angeboten<\/span>\s*<div class="muted">Bestellung <a/);
+      expect(page.body).toContain('>Entfernt<');
+      const english = ['Export CSV', 'Place', 'Joined', 'Offer now', 'Remove', 'Offered', 'Waiting', 'Actions', 'waiting list'];
+      expect(leftoverEnglish(page.body, english)).toEqual([]);
+      expect((await m.get(`${base}?done=removed`)).body).toContain('Von der Warteliste entfernt.');
+
+      const [, bo] = await entries();
+      const none = await m.post(`${base}/${bo!.id}/offer`, {});
+      expect(none.statusCode).toBe(409);
+      expect(none.body).toContain('Für diesen Eintrag sind gerade nicht genug Plätze frei, oder er wartet nicht mehr.');
+    });
   });
 });

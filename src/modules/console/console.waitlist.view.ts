@@ -5,14 +5,17 @@ import { can, type Viewer } from './console.http.ts';
 import { buttonForm, consolePage, type Flash } from './console-layout.view.ts';
 import { eventBase } from './console.order-desk.view.ts';
 import { when } from './formats.ts';
+import { t } from './console-lang.ts';
+import type { ConsoleMessages } from '../i18n/i18n.ts';
 import { eventTabs } from './event-tabs.view.ts';
 
-const STATUS: Record<EntryOut['status'], string> = {
-  waiting: 'Waiting',
-  offered: 'Offered',
-  accepted: 'Accepted',
-  expired: 'Expired',
-  removed: 'Removed',
+/** An entry's status in words. */
+const WAITLIST_STATUS: Record<EntryOut['status'], (m: ConsoleMessages) => string> = {
+  waiting: (m) => m.wlWaiting,
+  offered: (m) => m.wlOffered,
+  accepted: (m) => m.wlAccepted,
+  expired: (m) => m.wlExpired,
+  removed: (m) => m.wlRemoved,
 };
 const PILL: Record<EntryOut['status'], string> = {
   waiting: 'pending',
@@ -37,30 +40,30 @@ export function waitingListPage(opts: {
   const base = eventBase(viewer, event.slug);
   const write = can(viewer, 'orders.write');
   const tz = event.timezone;
+  const m = t();
   const body: SafeHtml = html`${eventTabs(viewer, event.slug, 'waiting-list')}
     <p>
       ${
         event.waiting_list_enabled
-          ? html`The waiting list is on: a sold-out ticket type offers to join it, and units that come free are offered
-              to the first in line who fits, holding them ${String(event.waiting_list_offer_minutes)} minutes for payment.`
-          : html`The waiting list is off for this event (its configuration's <code>waiting_list</code>). Entries below stay.`
+          ? m.wlOn(String(event.waiting_list_offer_minutes))
+          : html`${m.wlOffBefore} <code>waiting_list</code>${m.wlOffAfter}`
       }
     </p>
-    <p><a class="button secondary" href="${base}/waiting-list.csv">Export CSV</a></p>
+    <p><a class="button secondary" href="${base}/waiting-list.csv">${m.wlExportCsv}</a></p>
     ${
       entries.length
-        ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Waiting list">
+        ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="${m.tabWaitingList}">
             <table>
-              <caption class="skip">Waiting list, in order of joining</caption>
+              <caption class="skip">${m.wlCaption}</caption>
               <thead>
                 <tr>
-                  <th scope="col" class="num">Place</th>
-                  <th scope="col">Person</th>
-                  <th scope="col">Ticket type</th>
-                  <th scope="col" class="num">Qty</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Joined</th>
-                  ${write ? html`<th scope="col">Actions</th>` : ''}
+                  <th scope="col" class="num">${m.wlPlace}</th>
+                  <th scope="col">${m.person}</th>
+                  <th scope="col">${m.ticketType}</th>
+                  <th scope="col" class="num">${m.wlQty}</th>
+                  <th scope="col">${m.status}</th>
+                  <th scope="col">${m.wlJoined}</th>
+                  ${write ? html`<th scope="col">${m.actions}</th>` : ''}
                 </tr>
               </thead>
               <tbody>
@@ -71,9 +74,9 @@ export function waitingListPage(opts: {
                     <td>${opts.types.get(e.ticket_type_id) ?? ''}</td>
                     <td class="num">${String(e.quantity)}</td>
                     <td>
-                      <span class="pill status-${PILL[e.status]}">${STATUS[e.status]}</span>
-                      ${e.order ? html`<div class="muted">order <a href="${base}/orders/${encodeURIComponent(e.order)}">${e.order}</a></div>` : ''}
-                      ${e.status === 'offered' && e.expires_at ? html`<div class="muted">until ${when(e.expires_at, tz)}</div>` : ''}
+                      <span class="pill status-${PILL[e.status]}">${WAITLIST_STATUS[e.status](m)}</span>
+                      ${e.order ? html`<div class="muted">${m.wlOrder} <a href="${base}/orders/${encodeURIComponent(e.order)}">${e.order}</a></div>` : ''}
+                      ${e.status === 'offered' && e.expires_at ? html`<div class="muted">${m.wlUntil(when(e.expires_at, tz))}</div>` : ''}
                     </td>
                     <td>${when(e.created_at, tz)}</td>
                     ${
@@ -84,9 +87,9 @@ export function waitingListPage(opts: {
                                 ? buttonForm({
                                     action: `${base}/waiting-list/${e.id}/offer`,
                                     csrf: viewer.csrf,
-                                    label: 'Offer now',
+                                    label: m.wlOfferNow,
                                     kind: 'secondary',
-                                    ariaLabel: `Offer now to ${e.name}`,
+                                    ariaLabel: m.wlOfferNowTo(e.name),
                                   })
                                 : ''
                             }
@@ -95,9 +98,9 @@ export function waitingListPage(opts: {
                                 ? buttonForm({
                                     action: `${base}/waiting-list/${e.id}/remove`,
                                     csrf: viewer.csrf,
-                                    label: 'Remove',
+                                    label: m.wlRemove,
                                     kind: 'danger',
-                                    ariaLabel: `Remove ${e.name}`,
+                                    ariaLabel: m.wlRemoveNamed(e.name),
                                   })
                                 : ''
                             }
@@ -109,7 +112,7 @@ export function waitingListPage(opts: {
               </tbody>
             </table>
           </div>`
-        : html`<p class="muted">Nobody is on the waiting list.</p>`
+        : html`<p class="muted">${m.wlNobody}</p>`
     }`;
-  return consolePage({ title: `${event.name}: waiting list`, viewer, active: 'events', flash: opts.flash ?? null, body });
+  return consolePage({ title: m.wlTitle(event.name), viewer, active: 'events', flash: opts.flash ?? null, body });
 }

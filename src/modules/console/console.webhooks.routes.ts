@@ -18,6 +18,9 @@ import { checkForm, CONSOLE_FORM, CONSOLE_PAGE, formList, requireRole, viewerOf,
 import { send, see } from './console.http.ts';
 import { flashOf, type FieldErrors, type Flash } from './console-layout.view.ts';
 import { deliveryLogPage, webhooksBase, webhooksListPage } from './console.webhooks.view.ts';
+import { t } from './console-lang.ts';
+import { count } from './formats.ts';
+import { plainList } from './plain-words.ts';
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
@@ -62,7 +65,7 @@ export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void>
       });
       return listPage(request, reply, viewer, {
         secret: made,
-        flash: { kind: 'ok', text: 'The endpoint was added.' },
+        flash: { kind: 'ok', text: t().whAdded },
         status: 201,
       });
     } catch (err) {
@@ -86,7 +89,9 @@ export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void>
       });
     } catch (err) {
       if (err instanceof AppError && err.fields) {
-        return listPage(request, reply, viewer, { flash: { kind: 'bad', text: err.message }, status: 422 });
+        // the endpoint's own form folds away with the page: its problems go into the message
+        const text = t().whNotSaved(plainList(Object.values(err.fields).flat()));
+        return listPage(request, reply, viewer, { flash: { kind: 'bad', text }, status: 422 });
       }
       throw err;
     }
@@ -99,7 +104,7 @@ export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void>
     const rotated = await rotateSecret(ctx, viewer.account!.id, endpointId(request));
     return listPage(request, reply, viewer, {
       secret: rotated,
-      flash: { kind: 'ok', text: 'A new secret signs from now on; the old one also signs for 24 hours.' },
+      flash: { kind: 'ok', text: t().whRotated },
     });
   });
 
@@ -145,8 +150,8 @@ export async function consoleWebhooksRoutes(app: FastifyInstance): Promise<void>
     const viewer = await guard(request);
     const body = await checkForm(ctx, request, viewer);
     const since = fromLocalInput(body.since ?? '', 'UTC');
-    if (!since) return logPage(request, reply, viewer, { kind: 'bad', text: 'Give a date and time.' }, 422);
+    if (!since) return logPage(request, reply, viewer, { kind: 'bad', text: t().whGiveMoment }, 422);
     const n = await redeliverFailed(ctx, viewer.account!.id, endpointId(request), new Date(since));
-    return logPage(request, reply, viewer, { kind: 'ok', text: `${n} failed deliveries will be sent again.` });
+    return logPage(request, reply, viewer, { kind: 'ok', text: t().whRedelivering(count(n)) });
   });
 }

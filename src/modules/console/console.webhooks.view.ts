@@ -1,4 +1,5 @@
 import { whenUtc } from './formats.ts';
+import { t } from './console-lang.ts';
 import { html, type SafeHtml } from '../../platform/http/html.ts';
 import { WEBHOOK_TYPES } from '../webhooks/types.ts';
 import type { deliveryAttempts, DeliveryView, EndpointView } from '../webhooks/webhooks.service.ts';
@@ -12,10 +13,22 @@ export const webhooksBase = (v: Viewer) => `/console/a/${encodeURIComponent(v.ac
 
 const typeBoxes = (prefix: string, chosen: string[]): SafeHtml =>
   html`<fieldset class="field">
-      <legend>Events</legend>
-      <p class="hint">None ticked: every event.</p>
-      ${WEBHOOK_TYPES.map((t) => checkbox({ name: 'events', value: t, label: t, checked: chosen.includes(t), id: `${prefix}-${t}` }))}
+      <legend>${t().whEvents}</legend>
+      <p class="hint">${t().whNoneTicked}</p>
+      ${WEBHOOK_TYPES.map((w) => checkbox({ name: 'events', value: w, label: w, checked: chosen.includes(w), id: `${prefix}-${w}` }))}
     </fieldset>`;
+
+/** A delivery's status in words (the stored value when there are none for it). */
+const deliveryStatus = (status: string): string => {
+  const m = t();
+  return status === 'pending'
+    ? m.whStatusPending
+    : status === 'succeeded'
+      ? m.whStatusSucceeded
+      : status === 'failed'
+        ? m.whStatusFailed
+        : status;
+};
 
 export interface WebhooksListView {
   viewer: Viewer;
@@ -31,49 +44,50 @@ export interface WebhooksListView {
 export function webhooksListPage(v: WebhooksListView): string {
   const { viewer, endpoints } = v;
   const base = webhooksBase(viewer);
+  const m = t();
   const body = html`${
     v.secret
       ? html`<div class="card" role="status">
-                <h2>Signing secret for ${v.secret.url}</h2>
-                <p>Copy it now: it is shown this once only. Verify deliveries with any Standard Webhooks library.</p>
+                <h2>${m.whSecretFor(v.secret.url)}</h2>
+                <p>${m.whSecretOnce}</p>
                 <code class="secret">${v.secret.secret}</code>
               </div>`
       : ''
   }
-          ${endpoints.length === 0 ? html`<p class="muted">No endpoints yet.</p>` : ''}
+          ${endpoints.length === 0 ? html`<p class="muted">${m.whNoEndpoints}</p>` : ''}
           ${endpoints.map(
             (e) => html`<details class="item">
               <summary>
                 <strong>${e.url}</strong>
-                <span>${e.enabled ? 'enabled' : html`<span class="pill">disabled${e.disabled_reason ? `: ${e.disabled_reason}` : ''}</span>`}</span>
-                <span class="muted">${e.events.length ? e.events.join(', ') : 'every event'}</span>
-                <span class="edit" aria-hidden="true">Edit</span>
+                <span>${e.enabled ? m.whEnabled : html`<span class="pill">${e.disabled_reason ? m.whDisabledBecause(e.disabled_reason) : m.whDisabled}</span>`}</span>
+                <span class="muted">${e.events.length ? e.events.join(', ') : m.whEveryEvent}</span>
+                <span class="edit" aria-hidden="true">${m.whEdit}</span>
               </summary>
               <div class="body">
-                <p><a href="${base}/${e.id}">Delivery log</a></p>
+                <p><a href="${base}/${e.id}">${m.whDeliveryLog}</a></p>
                 <form method="post" action="${base}/${e.id}">
                   ${hiddenCsrf(viewer.csrf)}
-                  ${field({ name: 'url', label: 'URL', value: e.url, id: `u-${e.id}`, type: 'url' })}
-                  ${field({ name: 'description', label: 'Description', value: e.description, id: `d-${e.id}` })}
-                  ${typeBoxes(`e${e.id}`, e.events)} ${checkbox({ name: 'enabled', label: 'Enabled', checked: e.enabled, id: `en-${e.id}` })}
-                  <button type="submit">Save</button>
+                  ${field({ name: 'url', label: m.whUrl, value: e.url, id: `u-${e.id}`, type: 'url' })}
+                  ${field({ name: 'description', label: m.whDescription, value: e.description, id: `d-${e.id}` })}
+                  ${typeBoxes(`e${e.id}`, e.events)} ${checkbox({ name: 'enabled', label: m.whEnabledBox, checked: e.enabled, id: `en-${e.id}` })}
+                  <button type="submit">${m.whSave}</button>
                 </form>
                 <div class="actions" style="margin-top:.75rem">
-                  ${buttonForm({ action: `${base}/${e.id}/test`, csrf: viewer.csrf, label: 'Send a test event', kind: 'secondary' })}
-                  ${buttonForm({ action: `${base}/${e.id}/rotate`, csrf: viewer.csrf, label: 'Rotate the secret', kind: 'secondary' })}
-                  ${buttonForm({ action: `${base}/${e.id}/delete`, csrf: viewer.csrf, label: 'Delete', kind: 'danger' })}
+                  ${buttonForm({ action: `${base}/${e.id}/test`, csrf: viewer.csrf, label: m.whSendTest, kind: 'secondary' })}
+                  ${buttonForm({ action: `${base}/${e.id}/rotate`, csrf: viewer.csrf, label: m.whRotate, kind: 'secondary' })}
+                  ${buttonForm({ action: `${base}/${e.id}/delete`, csrf: viewer.csrf, label: m.whDelete, kind: 'danger' })}
                 </div>
               </div>
             </details>`,
           )}
           <form method="post" action="${base}" class="card">
-            <h2>Add an endpoint</h2>
+            <h2>${m.whAddTitle}</h2>
             ${hiddenCsrf(viewer.csrf)}
-            ${field({ name: 'url', label: 'URL', type: 'url', required: true, errors: v.errors, hint: 'https:// address that receives POSTed JSON events.' })}
-            ${field({ name: 'description', label: 'Description', errors: v.errors })} ${typeBoxes('new', [])}
-            <button type="submit">Add the endpoint</button>
+            ${field({ name: 'url', label: m.whUrl, type: 'url', required: true, errors: v.errors, hint: m.whUrlHint })}
+            ${field({ name: 'description', label: m.whDescription, errors: v.errors })} ${typeBoxes('new', [])}
+            <button type="submit">${m.whAddButton}</button>
           </form>`;
-  return consolePage({ title: 'Webhooks', viewer, active: 'webhooks', flash: v.flash, body });
+  return consolePage({ title: m.navWebhooks, viewer, active: 'webhooks', flash: v.flash, body });
 }
 
 export interface DeliveryLogView {
@@ -92,21 +106,22 @@ export function deliveryLogPage(v: DeliveryLogView): string {
   const { viewer, endpoint, deliveries, next_after, attempts } = v;
   const base = webhooksBase(viewer);
   const id = endpoint.id;
-  const body = html`<p><a href="${base}">All endpoints</a></p>
+  const m = t();
+  const body = html`<p><a href="${base}">${m.whAllEndpoints}</a></p>
           <form method="post" action="${base}/${id}/redeliver-failed" class="card">
-            <h2>Send failed deliveries again</h2>
+            <h2>${m.whSendFailedAgain}</h2>
             ${hiddenCsrf(viewer.csrf)}
-            ${field({ name: 'since', label: 'Failed since (UTC)', type: 'datetime-local', required: true })}
-            <button type="submit" class="secondary">Redeliver</button>
+            ${field({ name: 'since', label: m.whFailedSince, type: 'datetime-local', required: true })}
+            <button type="submit" class="secondary">${m.whRedeliver}</button>
           </form>
           ${
             deliveries.length
-              ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Deliveries">
+              ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="${m.whDeliveries}">
                 <table>
                   <thead>
                     <tr>
-                      <th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col"
-                        ><span class="muted">Redeliver</span></th
+                      <th scope="col">${m.whEvent}</th><th scope="col">${m.status}</th><th scope="col">${m.whAttempts}</th><th scope="col"
+                        ><span class="muted">${m.whRedeliver}</span></th
                       >
                     </tr>
                   </thead>
@@ -114,13 +129,13 @@ export function deliveryLogPage(v: DeliveryLogView): string {
                     ${deliveries.map(
                       (d, i) => html`<tr>
                         <td>${d.type}<div class="muted">${d.webhook_id} · ${whenUtc(d.created_at)}</div></td>
-                        <td>${d.status}${d.next_attempt_at ? html`<div class="muted">next ${whenUtc(d.next_attempt_at)}</div>` : ''}</td>
+                        <td>${deliveryStatus(d.status)}${d.next_attempt_at ? html`<div class="muted">${m.whNext(whenUtc(d.next_attempt_at))}</div>` : ''}</td>
                         <td>
                           <ul class="muted" style="margin:0;padding-left:1rem">
                             ${attempts[i]!.map(
                               (a) =>
                                 html`<li>
-                                  ${a.status_code ?? 'no answer'} · ${a.duration_ms} ms${a.error ? html` · ${a.error}` : ''}${
+                                  ${a.status_code ?? m.whNoAnswer} · ${a.duration_ms} ms${a.error ? html` · ${a.error}` : ''}${
                                     a.response_body ? html`<div><code>${a.response_body.slice(0, 200)}</code></div>` : ''
                                   }
                                 </li>`,
@@ -128,15 +143,15 @@ export function deliveryLogPage(v: DeliveryLogView): string {
                           </ul>
                         </td>
                         <td>
-                          ${buttonForm({ action: `${base}/${id}/deliveries/${d.id}/redeliver`, csrf: viewer.csrf, label: 'Redeliver', kind: 'secondary', ariaLabel: `Redeliver ${d.webhook_id}` })}
+                          ${buttonForm({ action: `${base}/${id}/deliveries/${d.id}/redeliver`, csrf: viewer.csrf, label: m.whRedeliver, kind: 'secondary', ariaLabel: m.whRedeliverOne(d.webhook_id) })}
                         </td>
                       </tr>`,
                     )}
                   </tbody>
                 </table>
               </div>
-              ${next_after ? html`<p><a href="${base}/${id}?after=${next_after}">Older deliveries</a></p>` : ''}`
-              : html`<p class="muted">No deliveries yet.</p>`
+              ${next_after ? html`<p><a href="${base}/${id}?after=${next_after}">${m.whOlder}</a></p>` : ''}`
+              : html`<p class="muted">${m.whNoDeliveries}</p>`
           }`;
-  return consolePage({ title: `Deliveries to ${endpoint.url}`, viewer, active: 'webhooks', flash: v.flash, body });
+  return consolePage({ title: m.whDeliveriesTo(endpoint.url), viewer, active: 'webhooks', flash: v.flash, body });
 }

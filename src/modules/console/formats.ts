@@ -24,6 +24,12 @@ export function when(at: Date | string | null | undefined, tz: string): string {
   }).format(new Date(at));
 }
 
+/** The day of a moment in `tz`: "27 Nov 2026" ("27. Nov. 2026" in German); '' for none. */
+export function day(at: Date | string | null | undefined, tz: string): string {
+  if (at === null || at === undefined || at === '') return '';
+  return dateTimeFormat(formatTag(), { timeZone: tz, day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(at));
+}
+
 /** A moment in UTC, said so: "27 Nov 2026, 18:14 UTC" (for what belongs to no event: tokens, deliveries). */
 export function whenUtc(at: Date | string | null | undefined): string {
   const s = when(at, 'UTC');

@@ -97,11 +97,46 @@ const RULES: Array<[RegExp, Say]> = [
   [/^To refund part of the balance, choose/, (_, m) => sentence(m.rfPartOrAll)],
   [/^Tickets become void only with/, (_, m) => sentence(m.rfVoidOnlyChosen)],
   [/^Keep the reason under 500 characters$/, (_, m) => sentence(m.rfReasonLong)],
+  // the webhooks service's refusals
+  [/^is not a URL$/, (_, m) => m.whPwNotUrl],
+  [/^must be an http or https URL$/, (_, m) => m.whPwHttp],
+  [/^must not carry a user name or password$/, (_, m) => m.whPwNoUser],
+  [/^is longer than 2,000 characters$/, (_, m) => m.whPwTooLong],
+  [/^unknown event type \(known: /, (_, m) => m.whPwUnknownType],
+  // the waiting list's refusals
+  [/^Not enough units are free for this entry now, or it is not waiting$/, (_, m) => m.wlPwNothingToOffer],
+  [/^The entry is (\w+): only a waiting or offered entry can be removed$/, (r, m) => m.wlPwClosed(entryStatus(r[1]!, m))],
+  [/^This event's waiting list is not enabled$/, (_, m) => m.wlPwOff],
+  // the invoicing settings' and the invoice address's checks, and re-issuing's refusals
+  [/^letters, digits and dashes, at most 16$/, (_, m) => m.ivcPwPrefix],
+  [/^is empty$/, (_, m) => m.pwFillIn],
+  [/^(?:"[^"]*" )?is not an ISO 3166-1 country code$/, (_, m) => m.ivcPwCountry],
+  [/^an invoice needs the issuer's VAT ID or tax number$/, (_, m) => m.ivcPwVatOrTax],
+  [/^is not a VAT ID$/, (_, m) => m.ivcPwNotVatId],
+  [/^does not start with (\w+) \(the country's prefix\)$/, (r, m) => m.ivcPwVatPrefix(r[1]!)],
+  [/^is not in the format of a VAT ID of (\w+)$/, (r, m) => m.ivcPwVatFormat(r[1]!)],
+  [/^is longer than ([\d,]+) characters$/, (r, m) => m.ivcPwLonger(r[1]!)],
+  [/^Only a paid order has an invoice to issue again$/, (_, m) => m.ivcPwNotPaidReissue],
+  [/^A refund has credited part of this invoice; it cannot be issued again$/, (_, m) => m.ivcPwCredited],
+  [/^Only a paid order can be invoiced$/, (_, m) => m.ivcPwNotPaid],
+  [/^This order has its invoice already$/, (_, m) => m.ivcPwAlready],
   // the codes generator's own checks
   [/^must be a number from 1 to 10,000$/, (_, m) => m.pwCount],
   [/^letters, digits, - and _ only$/, (_, m) => m.pwPrefix],
   [/^must be a percent from 1 to 100$/, (_, m) => m.pwPercent],
 ];
+
+/** A waiting list entry's status in a sentence ("accepted", "angenommen"). */
+function entryStatus(status: string, m: ConsoleMessages): string {
+  const said: Record<string, string> = {
+    waiting: m.wlWaiting,
+    offered: m.wlOffered,
+    accepted: m.wlAccepted,
+    expired: m.wlExpired,
+    removed: m.wlRemoved,
+  };
+  return Object.hasOwn(said, status) ? said[status]!.toLowerCase() : status;
+}
 
 function words(name: string): string {
   return FIELD_WORDS[name]?.(t()) ?? name.replace(/_/g, ' ');

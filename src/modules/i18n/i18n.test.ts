@@ -9,6 +9,7 @@ import {
   parseAcceptLanguage,
 } from './i18n.ts';
 import { en } from './messages.en.ts';
+import { consoleScannerEn } from './console-scanner.en.ts';
 
 describe('Accept-Language', () => {
   it('orders tags by q, then by position; drops q=0, wildcards and malformed tags', () => {
@@ -89,10 +90,18 @@ describe('console catalogues', () => {
     const same = new Set([
       ...['navTeam', 'navWebhooks', 'code', 'name', 'tabDetails', 'status', 'colTickets', 'compName', 'tickets', 'ticket'],
       ...['optional', 'scanner', 'online', 'onlineDevice', 'team', 'person', 'tokenName', 'ticketField'],
+      ...['swOnline', 'swOffline'],
     ]);
     for (const [key, value] of Object.entries(enConsole))
       if (typeof value === 'string' && !same.has(key))
         expect(CONSOLE_CATALOGUES.de[key as keyof typeof enConsole], key).not.toBe(value);
+  });
+
+  it("gives the scanner's words the same {placeholders} in every language", () => {
+    const holes = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const [key, value] of Object.entries(consoleScannerEn))
+      for (const [lang, messages] of Object.entries(CONSOLE_CATALOGUES))
+        expect(holes(messages[key as keyof typeof consoleScannerEn]), `${lang}.${key}`).toEqual(holes(value));
   });
 
   it('keeps the parts of a catalogue apart: no key in two parts', () => {

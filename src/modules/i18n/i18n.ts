@@ -10,6 +10,16 @@ import { consoleFrameDe } from './console-frame.de.ts';
 import { consoleFrameEn, type ConsoleFrame } from './console-frame.en.ts';
 import { consoleOrdersDe } from './console-orders.de.ts';
 import { consoleOrdersEn, type ConsoleOrders } from './console-orders.en.ts';
+import { consoleReportsDe } from './console-reports.de.ts';
+import { consoleReportsEn, type ConsoleReports } from './console-reports.en.ts';
+import { consoleWebhooksDe } from './console-webhooks.de.ts';
+import { consoleWebhooksEn, type ConsoleWebhooks } from './console-webhooks.en.ts';
+import { consoleWaitlistDe } from './console-waitlist.de.ts';
+import { consoleWaitlistEn, type ConsoleWaitlist } from './console-waitlist.en.ts';
+import { consoleInvoicesDe } from './console-invoices.de.ts';
+import { consoleInvoicesEn, type ConsoleInvoices } from './console-invoices.en.ts';
+import { consoleScannerDe } from './console-scanner.de.ts';
+import { consoleScannerEn, type ConsoleScanner } from './console-scanner.en.ts';
 import { consoleSeatingDe } from './console-seating.de.ts';
 import { consoleSeatingEn, type ConsoleSeating } from './console-seating.en.ts';
 import { consoleWalletDe } from './console-wallet.de.ts';
@@ -40,10 +50,21 @@ export type ConsoleMessages = ConsoleFrame &
   ConsoleDoor &
   ConsoleAdmin &
   ConsoleSeating &
-  ConsoleWallet;
+  ConsoleWallet &
+  ConsoleReports &
+  ConsoleWebhooks &
+  ConsoleWaitlist &
+  ConsoleInvoices &
+  ConsoleScanner;
 export const CONSOLE_PARTS = {
-  en: [consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn, consoleSeatingEn],
-  de: [consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe, consoleSeatingDe],
+  en: [
+    ...[consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn, consoleSeatingEn, consoleWalletEn],
+    ...[consoleScannerEn, consoleInvoicesEn, consoleWaitlistEn, consoleWebhooksEn, consoleReportsEn],
+  ],
+  de: [
+    ...[consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe, consoleSeatingDe, consoleWalletDe],
+    ...[consoleScannerDe, consoleInvoicesDe, consoleWaitlistDe, consoleWebhooksDe, consoleReportsDe],
+  ],
 } as const satisfies Record<Lang, readonly object[]>;
 export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
   en: {
@@ -54,6 +75,11 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleAdminEn,
     ...consoleSeatingEn,
     ...consoleWalletEn,
+    ...consoleReportsEn,
+    ...consoleWebhooksEn,
+    ...consoleWaitlistEn,
+    ...consoleInvoicesEn,
+    ...consoleScannerEn,
   },
   de: {
     ...consoleFrameDe,
@@ -63,6 +89,11 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleAdminDe,
     ...consoleSeatingDe,
     ...consoleWalletDe,
+    ...consoleReportsDe,
+    ...consoleWebhooksDe,
+    ...consoleWaitlistDe,
+    ...consoleInvoicesDe,
+    ...consoleScannerDe,
   },
 };
 

@@ -7,6 +7,63 @@
   const cfg = JSON.parse(document.getElementById('scanner-config').textContent);
   const $ = (id) => document.getElementById(id);
 
+  // What the scanner says, in English; the page's #scanner-words gives them in the person's
+  // language (console-scanner.*.ts), and a word it lacks (an older page kept offline) stays English.
+  const WORDS = {
+    online: 'Online',
+    synced: ' · synced {time}',
+    offline: 'Offline',
+    lastSync: ' · last sync {time}',
+    signedOut: 'Signed out',
+    connecting: 'Connecting…',
+    signedOutNotice: 'You were signed out. Scanning goes on; {count} scans wait on this device until you sign in again.',
+    signIn: 'Sign in',
+    noConnection: 'No connection: scanning goes on with the list on this device; scans upload when the connection returns.',
+    ready: 'Ready: {count} valid tickets on this device.',
+    noScans: 'No scans on this device yet.',
+    admitted: 'Admitted {label}',
+    refusedLine: 'Refused {label}',
+    several: 'Several tickets',
+    orderRef: 'Order {ref}',
+    typeOne: 'Type one ticket: {refs}',
+    severalShort: 'several tickets',
+    orderCode: 'Order code',
+    orderCodeDetail: "This code is for a whole order: scan each ticket's own code, or type its reference.",
+    anOrderCode: 'an order code',
+    unknownCode: 'unknown code',
+    unknown: 'Unknown ticket',
+    notOnList: 'Not a ticket on this list.',
+    notDownloaded: 'The list is not on this device yet: connect once to download it.',
+    unknownShort: 'unknown',
+    notValid: 'Not valid: the ticket is void or its order is not paid.',
+    already: 'Already checked in at {time}.',
+    valid: 'Valid',
+    refused: 'Refused',
+    notAtServer: 'not on the list at the server',
+    conflictAdmitted: 'conflict: already admitted at {time} on another device',
+    conflictInvalid: 'conflict: no longer valid at the server',
+    uploaded: 'uploaded',
+    serverAnswered: 'The server answered {error}; trying again in a few seconds.',
+    downloading: 'Downloading the ticket list… {count}',
+    noCamera: 'This browser gives no camera to this page (it needs HTTPS). Type references instead.',
+    cameraUnavailable: 'The camera is not available ({error}). Type references instead.',
+    notRecorded: 'Could not record the scan: {error}',
+    needsHttps: 'This page needs HTTPS to keep the list on the device and use the camera.',
+    couldNotStart: 'The scanner could not start: {error}',
+  };
+  const given = (() => {
+    try {
+      return JSON.parse(document.getElementById('scanner-words').textContent) || {};
+    } catch {
+      return {};
+    }
+  })();
+  /** A word, with its `{name}`s filled in from `values`. */
+  const say = (key, values) =>
+    String(typeof given[key] === 'string' ? given[key] : WORDS[key]).replace(/\{(\w+)\}/g, (all, name) =>
+      values && name in values ? String(values[name]) : all,
+    );
+
   const SYNC_EVERY_MS = 5000;
   const PAGE = 5000;
   const UPLOAD_MAX = 500;
@@ -30,14 +87,15 @@
   let skew = 0;
   const now = () => new Date(Date.now() + skew);
 
-  const clock = new Intl.DateTimeFormat('en-GB', { timeZone: cfg.timezone, hour: '2-digit', minute: '2-digit' });
-  const clockSec = new Intl.DateTimeFormat('en-GB', {
+  const locale = cfg.locale || 'en-GB';
+  const clock = new Intl.DateTimeFormat(locale, { timeZone: cfg.timezone, hour: '2-digit', minute: '2-digit' });
+  const clockSec = new Intl.DateTimeFormat(locale, {
     timeZone: cfg.timezone,
     hour: '2-digit',
     minute: '2-digit',
     second: '2-digit',
   });
-  const count = (n) => n.toLocaleString('en-GB');
+  const count = (n) => n.toLocaleString(locale);
 
   // ---------------------------------------------------------------- IndexedDB
   function openDb() {
@@ -106,12 +164,12 @@
     net.dataset.state = netState;
     net.textContent =
       netState === 'online'
-        ? 'Online' + (lastSync ? ' · synced ' + clockSec.format(lastSync) : '')
+        ? say('online') + (lastSync ? say('synced', { time: clockSec.format(lastSync) }) : '')
         : netState === 'offline'
-          ? 'Offline' + (lastSync ? ' · last sync ' + clock.format(lastSync) : '')
+          ? say('offline') + (lastSync ? say('lastSync', { time: clock.format(lastSync) }) : '')
           : netState === 'signed-out'
-            ? 'Signed out'
-            : 'Connecting…';
+            ? say('signedOut')
+            : say('connecting');
   }
 
   function notice(text, kind, link) {
@@ -131,14 +189,9 @@
     if (!downloaded) return;
     const { valid } = totals();
     if (netState === 'signed-out')
-      notice(
-        'You were signed out. Scanning goes on; ' + count(pending) + ' scans wait on this device until you sign in again.',
-        'bad',
-        { href: cfg.signIn, text: 'Sign in' },
-      );
-    else if (netState === 'offline')
-      notice('No connection: scanning goes on with the list on this device; scans upload when the connection returns.');
-    else notice('Ready: ' + count(valid) + ' valid tickets on this device.');
+      notice(say('signedOutNotice', { count: count(pending) }), 'bad', { href: cfg.signIn, text: say('signIn') });
+    else if (netState === 'offline') notice(say('noConnection'));
+    else notice(say('ready', { count: count(valid) }));
   }
 
   let hideTimer = null;
@@ -192,7 +245,7 @@
     const ol = $('recent');
     if (!recent.length) {
       const li = document.createElement('li');
-      li.textContent = 'No scans on this device yet.';
+      li.textContent = say('noScans');
       ol.replaceChildren(li);
       return;
     }
@@ -206,7 +259,7 @@
         time.textContent = clockSec.format(new Date(r.at));
         const what = document.createElement('span');
         what.className = 'what';
-        what.textContent = (r.ok ? 'Admitted ' : 'Refused ') + r.label + (r.detail ? ' · ' + r.detail : '');
+        what.textContent = say(r.ok ? 'admitted' : 'refusedLine', { label: r.label }) + (r.detail ? ' · ' + r.detail : '');
         li.append(time, what);
         if (r.server) {
           const flag = document.createElement('span');
@@ -259,47 +312,42 @@
       if (found.several) {
         showResult(
           false,
-          'Several tickets',
-          'Order ' + input.trim().toUpperCase(),
-          'Type one ticket: ' + found.several.join(', '),
+          say('several'),
+          say('orderRef', { ref: input.trim().toUpperCase() }),
+          say('typeOne', { refs: found.several.join(', ') }),
         );
-        addRecent({ at: at.toISOString(), ok: false, label: input.trim().toUpperCase(), detail: 'several tickets' });
+        addRecent({ at: at.toISOString(), ok: false, label: input.trim().toUpperCase(), detail: say('severalShort') });
         return;
       }
       ticket = found.ticket;
     } else {
       const code = tokenOf(input);
       if (code.order) {
-        showResult(
-          false,
-          'Order code',
-          '',
-          "This code is for a whole order: scan each ticket's own code, or type its reference.",
-        );
-        addRecent({ at: at.toISOString(), ok: false, label: 'an order code', detail: '' });
+        showResult(false, say('orderCode'), '', say('orderCodeDetail'));
+        addRecent({ at: at.toISOString(), ok: false, label: say('anOrderCode'), detail: '' });
         return;
       }
       qr = code.token;
       ticket = byQr.get(await sha256hex(qr));
     }
     if (!ticket) {
-      const label = how === 'typed' ? input.trim().toUpperCase() : 'unknown code';
-      showResult(
-        false,
-        'Unknown ticket',
-        how === 'typed' ? label : '',
-        downloaded ? 'Not a ticket on this list.' : 'The list is not on this device yet: connect once to download it.',
-      );
-      addRecent({ at: at.toISOString(), ok: false, label, detail: 'unknown' });
+      const label = how === 'typed' ? input.trim().toUpperCase() : say('unknownCode');
+      showResult(false, say('unknown'), how === 'typed' ? label : '', downloaded ? say('notOnList') : say('notDownloaded'));
+      addRecent({ at: at.toISOString(), ok: false, label, detail: say('unknownShort') });
       return;
     }
     let ok = false;
     let detail = '';
-    if (ticket.status !== 'valid') detail = 'Not valid: the ticket is void or its order is not paid.';
-    else if (admitted(ticket)) detail = 'Already checked in at ' + clock.format(new Date(admitted(ticket))) + '.';
+    if (ticket.status !== 'valid') detail = say('notValid');
+    else if (admitted(ticket)) detail = say('already', { time: clock.format(new Date(admitted(ticket))) });
     else ok = true;
     if (ok) ticket.local_at = at.toISOString();
-    showResult(ok, ok ? 'Valid' : 'Refused', ticket.attendee_name || ticket.reference, ok ? ticket.ticket_type : detail);
+    showResult(
+      ok,
+      ok ? say('valid') : say('refused'),
+      ticket.attendee_name || ticket.reference,
+      ok ? ticket.ticket_type : detail,
+    );
     const entry = {
       // the device as named when scanning: a retried upload must repeat it to stay idempotent
       device,
@@ -377,7 +425,7 @@
       cursor = body.next_cursor;
       more = body.has_more;
       got += tickets.length;
-      if (!downloaded && more) notice('Downloading the ticket list… ' + count(got));
+      if (!downloaded && more) notice(say('downloading', { count: count(got) }));
     }
     if (!downloaded) {
       downloaded = true;
@@ -411,13 +459,13 @@
       for (const r of results) {
         const entry = recent.find((e) => e.client_id === r.client_id);
         if (!entry) continue;
-        if (r.result === 'unknown_ticket') entry.server = 'not on the list at the server';
+        if (r.result === 'unknown_ticket') entry.server = say('notAtServer');
         else if (entry.ok && r.conflict)
           entry.server =
             r.reason === 'already_checked_in'
-              ? 'conflict: already admitted at ' + clock.format(new Date(r.first_checked_in_at)) + ' on another device'
-              : 'conflict: no longer valid at the server';
-        else entry.server = entry.server || 'uploaded';
+              ? say('conflictAdmitted', { time: clock.format(new Date(r.first_checked_in_at)) })
+              : say('conflictInvalid');
+        else entry.server = entry.server || say('uploaded');
       }
       await inTx(['queue', 'meta'], 'readwrite', (t) => {
         const store = t.objectStore('queue');
@@ -443,7 +491,7 @@
       else if (err instanceof SignedOut) netState = 'signed-out';
       else {
         netState = navigator.onLine ? 'online' : 'offline';
-        notice('The server answered ' + err.message + '; trying again in a few seconds.', 'bad');
+        notice(say('serverAnswered', { error: err.message }), 'bad');
         syncing = false;
         render();
         return;
@@ -476,7 +524,7 @@
     unlockAudio();
     const button = $('start-camera');
     if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-      notice('This browser gives no camera to this page (it needs HTTPS). Type references instead.', 'bad');
+      notice(say('noCamera'), 'bad');
       return;
     }
     try {
@@ -485,7 +533,7 @@
         video: { facingMode: 'environment', width: { ideal: 1280 }, height: { ideal: 720 } },
       });
     } catch (err) {
-      notice('The camera is not available (' + err.name + '). Type references instead.', 'bad');
+      notice(say('cameraUnavailable', { error: err.name }), 'bad');
       return;
     }
     const video = $('video');
@@ -580,7 +628,7 @@
       const value = input.value;
       if (!value.trim()) return;
       input.value = '';
-      scan(value, 'typed').catch((err) => notice('Could not record the scan: ' + err.message, 'bad'));
+      scan(value, 'typed').catch((err) => notice(say('notRecorded', { error: err.message }), 'bad'));
     });
     window.addEventListener('online', () => sync());
     window.addEventListener('offline', () => {
@@ -591,7 +639,7 @@
 
     if ('serviceWorker' in navigator) keepForOffline().catch(() => {});
     if (!window.isSecureContext || !window.indexedDB || !window.crypto || !crypto.subtle) {
-      notice('This page needs HTTPS to keep the list on the device and use the camera.', 'bad');
+      notice(say('needsHttps'), 'bad');
       return;
     }
 
@@ -625,5 +673,5 @@
     setInterval(sync, SYNC_EVERY_MS);
   }
 
-  start().catch((err) => notice('The scanner could not start: ' + err.message, 'bad'));
+  start().catch((err) => notice(say('couldNotStart', { error: err.message }), 'bad'));
 })();

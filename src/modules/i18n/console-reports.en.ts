@@ -1,0 +1,76 @@
+/**
+ * The console's report pages in English: income with its month table, the orders report with its
+ * groupings, range and filters, and saved reports; and the words every bar chart adds.
+ */
+export const consoleReportsEn = {
+  rpNav: 'Reports',
+  rpIncome: 'Income',
+  rpOrdersReport: 'Orders report',
+  // the range both reports share
+  rpRange: 'Range',
+  rpLast30Days: 'Last 30 days',
+  rpLast7Days: 'Last 7 days',
+  rpLast24Hours: 'Last 24 hours',
+  rpThisMonth: 'This month',
+  rpAllTime: 'All time',
+  rpCustom: 'From – to (below)',
+  rpFrom: 'From',
+  rpTo: 'To',
+  rpCountBy: 'Count orders by',
+  rpWhenPaid: 'when they were paid',
+  rpWhenPlaced: 'when they were placed',
+  rpShow: 'Show',
+  // groupings
+  rpDay: 'Day',
+  rpWeek: 'Week',
+  rpMonth: 'Month',
+  rpAudience: 'Audience',
+  // the columns and figures
+  rpOrders: 'Orders',
+  rpGross: 'Gross',
+  rpDiscounts: 'Discounts',
+  rpRefunds: 'Refunds',
+  rpCollected: 'Collected',
+  rpTax: 'Tax',
+  rpFees: 'Fees',
+  rpPlatformFees: 'Platform fees',
+  rpNet: 'Net',
+  rpPending: 'Pending',
+  rpRefunded: 'Refunded',
+  rpAmount: 'Amount',
+  rpTotal: 'Total',
+  rpOrderCount: (count: number, shown: string) => `${shown} ${count === 1 ? 'order' : 'orders'}`,
+  rpAfterFees: 'after fees and refunds',
+  rpOnHold: (orders: string) => `${orders} on hold`,
+  rpVatOnInvoices: 'VAT on invoices',
+  rpInvoicesAndCredits: (invoices: string, credits: string) => `${invoices} invoices, ${credits} credit notes; all dates`,
+  rpUnpriced: (payments: string) => `${payments} payments have no known fee yet: fees and net are lower bounds until they do.`,
+  rpByMonth: (timezone: string) => `By month (${timezone})`,
+  rpIncomeByMonth: 'Income by month',
+  rpIncomeRange: 'Income report range',
+  rpIncomeHint: (currency: string) =>
+    `In ${currency}. Collected: what buyers paid less refunds. Net: collected less tax, processor and platform fees.`,
+  // the orders report
+  rpGroupBy: 'Group by',
+  rpAnyStatus: 'Any status',
+  rpAudienceFilter: 'Audience (key, or -)',
+  rpCodeFilter: 'Discount code (or -)',
+  rpAllOrders: 'all',
+  rpOnlyPaid: 'only those that took money',
+  rpGroupedBy: (group: string) => `Orders grouped by ${group}`,
+  rpNoOrders: 'No orders in this range.',
+  rpCurrencyZone: (currency: string, timezone: string) => `In ${currency}, ${timezone}.`,
+  rpSaved: 'Saved reports',
+  rpTheDefaults: 'the defaults',
+  rpDelete: 'Delete',
+  rpDeleteNamed: (name: string) => `Delete ${name}`,
+  rpNoneYet: 'None yet.',
+  rpSaveAs: 'Save this report as',
+  rpSaveReport: 'Save report',
+  rpNotSaved: 'Not saved: check the name.',
+  // a bar chart's table of its numbers
+  chartNumbers: 'The numbers',
+  chartNumbersOf: (title: string) => `${title}: the numbers`,
+};
+
+export type ConsoleReports = typeof consoleReportsEn;

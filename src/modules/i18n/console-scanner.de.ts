@@ -1,0 +1,48 @@
+import type { ConsoleScanner } from './console-scanner.en.ts';
+
+/** Die Live-Meldungen des Einlass-Scanners auf Deutsch (Platzhalter in `{…}` wie im Englischen). */
+export const consoleScannerDe: ConsoleScanner = {
+  swOnline: 'Online',
+  swSynced: ' · abgeglichen {time}',
+  swOffline: 'Offline',
+  swLastSync: ' · zuletzt abgeglichen {time}',
+  swSignedOut: 'Abgemeldet',
+  swConnecting: 'Verbinde…',
+  swSignedOutNotice:
+    'Sie wurden abgemeldet. Das Scannen geht weiter; {count} Scans warten auf diesem Gerät, bis Sie sich wieder anmelden.',
+  swSignIn: 'Anmelden',
+  swNoConnection:
+    'Keine Verbindung: Das Scannen geht mit der Liste auf diesem Gerät weiter; die Scans werden hochgeladen, sobald die Verbindung zurück ist.',
+  swReady: 'Bereit: {count} gültige Tickets auf diesem Gerät.',
+  swNoScans: 'Noch keine Scans auf diesem Gerät.',
+  swAdmitted: 'Eingelassen {label}',
+  swRefusedLine: 'Abgewiesen {label}',
+  swSeveral: 'Mehrere Tickets',
+  swOrderRef: 'Bestellung {ref}',
+  swTypeOne: 'Geben Sie ein einzelnes Ticket ein: {refs}',
+  swSeveralShort: 'mehrere Tickets',
+  swOrderCode: 'Bestellcode',
+  swOrderCodeDetail:
+    'Dieser Code gilt für eine ganze Bestellung: Scannen Sie den eigenen Code jedes Tickets oder geben Sie dessen Referenz ein.',
+  swAnOrderCode: 'ein Bestellcode',
+  swUnknownCode: 'unbekannter Code',
+  swUnknown: 'Unbekanntes Ticket',
+  swNotOnList: 'Kein Ticket dieser Liste.',
+  swNotDownloaded: 'Die Liste ist noch nicht auf diesem Gerät: Verbinden Sie sich einmal, um sie herunterzuladen.',
+  swUnknownShort: 'unbekannt',
+  swNotValid: 'Ungültig: Das Ticket ist storniert oder seine Bestellung nicht bezahlt.',
+  swAlready: 'Bereits eingelassen um {time}.',
+  swValid: 'Gültig',
+  swRefused: 'Abgewiesen',
+  swNotAtServer: 'beim Server nicht auf der Liste',
+  swConflictAdmitted: 'Konflikt: bereits um {time} an einem anderen Gerät eingelassen',
+  swConflictInvalid: 'Konflikt: beim Server nicht mehr gültig',
+  swUploaded: 'hochgeladen',
+  swServerAnswered: 'Der Server antwortete {error}; neuer Versuch in wenigen Sekunden.',
+  swDownloading: 'Ticketliste wird geladen… {count}',
+  swNoCamera: 'Dieser Browser gibt dieser Seite keine Kamera (dafür ist HTTPS nötig). Geben Sie die Referenzen stattdessen ein.',
+  swCameraUnavailable: 'Die Kamera ist nicht verfügbar ({error}). Geben Sie die Referenzen stattdessen ein.',
+  swNotRecorded: 'Der Scan konnte nicht gespeichert werden: {error}',
+  swNeedsHttps: 'Diese Seite braucht HTTPS, um die Liste auf dem Gerät zu halten und die Kamera zu nutzen.',
+  swCouldNotStart: 'Der Scanner konnte nicht starten: {error}',
+};
