@@ -23,6 +23,7 @@ const CSS = raw(`<style>
 .admit-queue{text-align:center;max-width:32rem;margin:0 auto}
 .admit-queue h1{font-size:1.6rem;margin:.5rem 0 1rem}
 .admit-queue .place{font-size:3.5rem;font-weight:800;line-height:1.1;margin:.25rem 0;font-variant-numeric:tabular-nums}
+.admit-queue .place[data-q="opens"]{font-size:2.25rem}
 .admit-queue .label{font-weight:700;text-transform:uppercase;letter-spacing:.05em;font-size:.85rem;margin:1.25rem 0 0}
 .admit-queue .facts{display:flex;flex-wrap:wrap;justify-content:center;gap:.5rem 1.5rem;margin:.75rem 0 1.25rem;font-weight:600}
 .admit-queue progress{width:100%;height:.75rem;accent-color:var(--admit-accent-color)}
