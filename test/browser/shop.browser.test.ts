@@ -74,7 +74,11 @@ async function buy(page: Page, pagePath: string, ticket: string, shot: string, e
   await page.getByLabel('Name').fill('Ada Lovelace');
   await page.getByLabel('Email').fill('ada@example.org');
   await page.getByLabel('How did you hear about us? (required)').fill('A friend');
-  if (shot === 'shop') await expect.poll(() => page.locator('[data-total] output').textContent()).toBe('€62.00');
+  if (shot === 'shop') {
+    // 2 × 25.00 + a tote 12.00, less the typed code's 10 %: priced by the server as the checkout will
+    await expect.poll(() => page.locator('[data-total] output').textContent(), { timeout: 5_000 }).toBe('€55.80');
+    expect(await page.locator('[data-total-note]').textContent()).toBe('(€6.20 off with your code)');
+  }
   await page.screenshot({ path: `${SHOTS}/${shot}-form.png`, fullPage: true });
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await page.waitForURL(/\/pay\//);
@@ -108,9 +112,10 @@ describe('a person buying', () => {
     expect(await seriousViolations(page)).toEqual([]);
     const url = await buy(page, `/e/${a.slug}/fest`, 'General admission', 'shop', async (p) => {
       await p.getByLabel('Tote bag').selectOption('1');
-      await p.getByLabel('Discount code (optional)').fill('FRIENDS');
       // the running total follows the quantities (2 × 25.00 is added by buy())
       await expect.poll(() => p.locator('[data-total] output').textContent()).toBe('€12.00');
+      await p.getByLabel('Discount code (optional)').fill('FRIENDS');
+      await expect.poll(() => p.locator('[data-total] output').textContent(), { timeout: 5_000 }).toBe('€10.80');
     });
     expect(await page.locator('.admit-ticket svg').count()).toBe(2);
     const o = await apiOrder(url);

@@ -12,6 +12,7 @@ export const queueDe: QueueMessages = {
   queueHint:
     'Lassen Sie diese Seite geöffnet: Sie aktualisiert sich selbst und bringt Sie zu den Tickets, sobald Sie an der Reihe sind.',
   queueUpdated: 'Gerade aktualisiert',
+  totalWithCode: (amount) => `(${amount} Rabatt mit Ihrem Code)`,
   passNeeded:
     'Der Verkauf läuft über eine Warteschlange: Stellen Sie sich auf der Veranstaltungsseite an und kaufen Sie, wenn Sie an der Reihe sind.',
   minutes: (n) => (n === 1 ? '1 Minute' : `${n} Minuten`),

@@ -10,6 +10,7 @@ export const queueEn = {
   aboutWait: (time: string) => `About ${time} to wait`,
   queueHint: 'Keep this page open: it updates itself, and takes you to the tickets when it is your turn.',
   queueUpdated: 'Updated just now',
+  totalWithCode: (amount: string) => `(${amount} off with your code)`,
   passNeeded: 'The sale runs through a queue: join it on the event page, and buy when it is your turn.',
   minutes: (n: number) => (n === 1 ? '1 minute' : `${n} minutes`),
   seconds: (n: number) => (n === 1 ? '1 second' : `${n} seconds`),

@@ -136,47 +136,7 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
   // staff may issue orders (comps) before sales open; buyers and integrations wait for it
   const opens = salesStart(event);
   if (input.channel !== 'console' && opens && now.getTime() < opens.getTime()) throw salesNotStarted(opens);
-  const currency = input.currency ?? event.currency;
-  const typeIds = input.items.map((i) => i.ticket_type_id);
-  const needs = {
-    goods: Boolean(input.goods?.length),
-    sessions: input.items.some((i) => i.session_id !== undefined),
-    donations: Boolean(input.donations?.length),
-  };
-  // Catalogue rows change only by import: reused for catalogueCacheMs. Prices and caps are
-  // read from them, but stock is always checked under the inventory row lock when writing.
-  const catalogue = await cacheOf<Catalogue>(ctx.db, 'catalogue', ctx.config.catalogueCacheMs).get(
-    `${input.accountId}/${event.id}/${[...typeIds].sort((a, b) => a - b).join(',')}/${+needs.goods}${+needs.sessions}${+needs.donations}`,
-    () => loadCatalogue(ctx.db, input.accountId, event.id, typeIds, needs),
-  );
-  // a line past MAX_LINE_QUANTITY is checked like any other, then refused (order-bounds.ts)
-  const oversized = oversizedLines(input);
-  const built = buildLines(oversized.length ? withStandIns(input) : input, catalogue, {
-    eventId: event.id,
-    eventCurrency: event.currency,
-    currency,
-    taxMode: event.tax_mode,
-    audienceId: input.audienceId ?? null,
-    sessionsSelectable: input.channel === 'web',
-  });
-  if (oversized.length) await refuseOversized(ctx, input.accountId, oversized, built, now);
-  const seats = seatWants(input, catalogue, built);
-  const lines = input.comp
-    ? built.map((l) => ({ ...l, unit_price_cents: 0, total_cents: 0, tax_cents: 0 }))
-    : (await reverseCharged(ctx, input))
-      ? reverseChargeLines(built, event.tax_mode)
-      : built;
-  const problem = boundsProblem(lines, event.tax_mode, currency);
-  if (problem !== null) await refuseOutOfBounds(ctx, input.accountId, lines, problem, now);
-  const codes: AppliedCode[] =
-    input.codes?.length && !input.comp
-      ? await applyCodes(ctx.db, input.accountId, event.id, input.codes, lines, event.tax_mode, now)
-      : [];
-  const totals = orderTotals(
-    lines,
-    event.tax_mode,
-    codes.reduce((s, c) => s + c.amount_cents, 0),
-  );
+  const { currency, lines, codes, totals, seats } = await priceBasket(ctx, input, now);
   const email = input.email?.trim() || null;
   if (totals.total_cents === 0 && !email) throw emailRequired();
   // the event asks for an invoice address, requires one (for an order with something to pay) or takes none
@@ -223,6 +183,63 @@ export async function prepareOrder(ctx: AppContext, input: PlaceOrderInput): Pro
     ...(input.comp ? { note: { comp: true, reason: input.comp.reason, by: input.comp.by } } : {}),
     now,
   };
+}
+
+/**
+ * What a basket costs: its lines priced from the catalogue (reverse charge applied), its codes
+ * applied and the totals, without any check of who buys or writing anything. The checkout's
+ * first stage, and the event page's running total with a typed code (`quoteBasket`).
+ */
+async function priceBasket(ctx: AppContext, input: PlaceOrderInput, now: Date) {
+  const { event } = input;
+  const currency = input.currency ?? event.currency;
+  const typeIds = input.items.map((i) => i.ticket_type_id);
+  const needs = {
+    goods: Boolean(input.goods?.length),
+    sessions: input.items.some((i) => i.session_id !== undefined),
+    donations: Boolean(input.donations?.length),
+  };
+  // Catalogue rows change only by import: reused for catalogueCacheMs. Prices and caps are
+  // read from them, but stock is always checked under the inventory row lock when writing.
+  const catalogue = await cacheOf<Catalogue>(ctx.db, 'catalogue', ctx.config.catalogueCacheMs).get(
+    `${input.accountId}/${event.id}/${[...typeIds].sort((a, b) => a - b).join(',')}/${+needs.goods}${+needs.sessions}${+needs.donations}`,
+    () => loadCatalogue(ctx.db, input.accountId, event.id, typeIds, needs),
+  );
+  // a line past MAX_LINE_QUANTITY is checked like any other, then refused (order-bounds.ts)
+  const oversized = oversizedLines(input);
+  const built = buildLines(oversized.length ? withStandIns(input) : input, catalogue, {
+    eventId: event.id,
+    eventCurrency: event.currency,
+    currency,
+    taxMode: event.tax_mode,
+    audienceId: input.audienceId ?? null,
+    sessionsSelectable: input.channel === 'web',
+  });
+  if (oversized.length) await refuseOversized(ctx, input.accountId, oversized, built, now);
+  const seats = seatWants(input, catalogue, built);
+  const lines = input.comp
+    ? built.map((l) => ({ ...l, unit_price_cents: 0, total_cents: 0, tax_cents: 0 }))
+    : (await reverseCharged(ctx, input))
+      ? reverseChargeLines(built, event.tax_mode)
+      : built;
+  const problem = boundsProblem(lines, event.tax_mode, currency);
+  if (problem !== null) await refuseOutOfBounds(ctx, input.accountId, lines, problem, now);
+  const codes: AppliedCode[] =
+    input.codes?.length && !input.comp
+      ? await applyCodes(ctx.db, input.accountId, event.id, input.codes, lines, event.tax_mode, now)
+      : [];
+  const totals = orderTotals(
+    lines,
+    event.tax_mode,
+    codes.reduce((s, c) => s + c.amount_cents, 0),
+  );
+  return { currency, lines, codes, totals, seats };
+}
+
+/** The running total of a basket on the event page: the checkout's own prices and codes, nothing written. */
+export async function quoteBasket(ctx: AppContext, input: PlaceOrderInput) {
+  const { lines, codes, totals } = await priceBasket(ctx, input, ctx.clock.now());
+  return { lines: lines.length, codes: codes.map((c) => ({ code: c.code, amount_cents: c.amount_cents })), ...totals };
 }
 
 /**

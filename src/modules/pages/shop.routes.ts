@@ -4,7 +4,7 @@ import { csrfToken, verifyCsrf } from '../../platform/http/csrf.ts';
 import { limitAction } from '../../platform/http/rate-limit.ts';
 import { loadPageTheme, type PageTheme } from '../themes/page-theme.service.ts';
 import { cacheOf } from '../../platform/cache.ts';
-import { checkout, loadShop, loadShopCatalogue, shopCurrency, type Form, type ShopData } from './shop.service.ts';
+import { checkout, loadShop, loadShopCatalogue, quote, shopCurrency, type Form, type ShopData } from './shop.service.ts';
 import { negotiate, type Locale } from '../i18n/i18n.ts';
 import { frameOf, langQuery, pageLocale, sendPage } from './page-language.ts';
 import { shopPage, shopScript } from './shop.view.ts';
@@ -26,6 +26,8 @@ import { queuePage } from './queue.view.ts';
 /** Checkout starts allowed per client address and per event, per minute. */
 export const CHECKOUTS_PER_IP = 30;
 export const CHECKOUTS_PER_EVENT = 6000;
+/** Running-total quotes with a code allowed per client address, per minute. */
+export const QUOTES_PER_IP = 120;
 
 const params = {
   type: 'object',
@@ -293,8 +295,57 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
+  // the running total with a typed code: priced by the checkout's own code, nothing written
+  const quoteRoute = (url: string) =>
+    app.post<{ Params: Params; Body: Form }>(
+      url,
+      {
+        config: { forms: true },
+        schema: {
+          tags: ['pages'],
+          summary:
+            "The event page's running total with a discount code: the basket priced as the checkout would, nothing written",
+          params,
+          body: formBody,
+          response: {
+            200: {
+              type: 'object',
+              required: ['state'],
+              properties: {
+                state: { type: 'string', enum: ['priced', 'empty', 'refused'] },
+                total_cents: { type: 'integer' },
+                discount_cents: { type: 'integer' },
+                message: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+      async (request, reply) => {
+        const form = (request.body ?? {}) as Form;
+        const shop = await loadShop(ctx, request.params.account, request.params.event, via(request.params), form.currency);
+        const loc = negotiate({
+          choice: form.lang,
+          acceptLanguage: request.headers['accept-language'],
+          fallback: shop.event.locale,
+        });
+        // codes are guessable one by one here as at the checkout: the same per-address budget
+        await limitAction(ctx, `quote:ip:${request.ip}`, QUOTES_PER_IP);
+        void reply.header('cache-control', 'no-store');
+        try {
+          const q = shop.salesOpen ? await quote(ctx, shop, form, loc) : null;
+          if (!q) return { state: 'empty' };
+          return { state: 'priced', total_cents: q.total_cents, discount_cents: q.discount_cents };
+        } catch (err) {
+          if (!(err instanceof AppError) || err.kind === 'internal') throw err;
+          return { state: 'refused', message: loc.m.checkoutError(err.code, err.message) };
+        }
+      },
+    );
+
   for (const suffix of ['', '/a/:audience', '/p/:portal']) {
     const url = `/e/:account/:event${suffix}`;
+    quoteRoute(`${url}/quote`);
     app.get(
       url,
       {

@@ -9,7 +9,7 @@ import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
 import { MAX_DONATION_CENTS } from '../../platform/limits.ts';
 import { BROWSER_HOLD_MS } from '../orders/holds.ts';
 import { isEmail } from '../orders/orders.service.ts';
-import { placeOrder, salesEnd, salesStart } from '../orders/place-order.service.ts';
+import { placeOrder, quoteBasket, salesEnd, salesStart } from '../orders/place-order.service.ts';
 import { isBuyerVisible } from '../events/event-listings.service.ts';
 import { readAvailability } from '../inventory/stock.repo.ts';
 import type { Locale } from '../i18n/i18n.ts';
@@ -260,50 +260,7 @@ export interface CheckoutResult {
  */
 export async function checkout(ctx: AppContext, shop: ShopData, form: Form, loc: Locale): Promise<CheckoutResult> {
   const { m } = loc;
-  const fields: Record<string, string[]> = {};
-  const bad = (k: string, m: string) => (fields[k] ??= []).push(m);
-  const items = [];
-  for (const t of shop.types) {
-    // seats picked on the map (the page's script writes them here); none: the best available
-    const seats = (form[`seats_${t.id}`] ?? '')
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .slice(0, 100);
-    const raw = (form[`qty_${t.id}`] ?? '').trim() || (seats.length ? String(seats.length) : '');
-    if (raw === '' || raw === '0') continue;
-    const q = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isInteger(q) || q < 0) {
-      bad(`qty_${t.id}`, m.enterWholeNumber);
-      continue;
-    }
-    const item: { ticket_type_id: number; quantity: number; session_id?: number; seats?: string[] } = {
-      ticket_type_id: t.id,
-      quantity: q,
-      ...(seats.length ? { seats } : {}),
-    };
-    if (t.requiresSession) {
-      const s = Number(form[`session_${t.id}`]);
-      if (!t.sessions.some((x) => x.id === s)) bad(`session_${t.id}`, m.chooseSession);
-      else item.session_id = s;
-    }
-    items.push(item);
-  }
-  const goods = [];
-  for (const g of shop.goods) {
-    const raw = (form[`good_${g.id}`] ?? '').trim();
-    if (raw === '' || raw === '0') continue;
-    if (!/^\d{1,4}$/.test(raw)) bad(`good_${g.id}`, m.enterWholeNumber);
-    else goods.push({ good_id: g.id, quantity: Number(raw) });
-  }
-  const donations = [];
-  for (const d of shop.donations) {
-    const raw = (form[`donation_${d.id}`] ?? '').trim();
-    if (raw === '') continue;
-    const amount = parseAmount(raw, shop.currency);
-    if (amount === null) bad(`donation_${d.id}`, m.enterAmount);
-    else if (amount > MAX_DONATION_CENTS) bad(`donation_${d.id}`, m.amountAtMost(loc.money(MAX_DONATION_CENTS, shop.currency)));
-    else if (amount > 0) donations.push({ donation_id: d.id, amount_cents: amount });
-  }
+  const { items, goods, donations, fields, bad } = readBasket(shop, form, loc);
   const email = (form.email ?? '').trim();
   const name = (form.name ?? '').trim();
   if (!name) bad('name', m.enterName);
@@ -362,6 +319,81 @@ export async function checkout(ctx: AppContext, shop: ShopData, form: Form, loc:
     .where('id', '=', placed.orderId)
     .executeTakeFirstOrThrow();
   return { secret: row.access_secret, paid: row.status === 'paid' };
+}
+
+/** The basket a form names (tickets with sessions and seats, goods, donations), and its problems by field. */
+export function readBasket(shop: ShopData, form: Form, loc: Locale) {
+  const { m } = loc;
+  const fields: Record<string, string[]> = {};
+  const bad = (k: string, m: string) => (fields[k] ??= []).push(m);
+  const items = [];
+  for (const t of shop.types) {
+    // seats picked on the map (the page's script writes them here); none: the best available
+    const seats = (form[`seats_${t.id}`] ?? '')
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .slice(0, 100);
+    const raw = (form[`qty_${t.id}`] ?? '').trim() || (seats.length ? String(seats.length) : '');
+    if (raw === '' || raw === '0') continue;
+    const q = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isInteger(q) || q < 0) {
+      bad(`qty_${t.id}`, m.enterWholeNumber);
+      continue;
+    }
+    const item: { ticket_type_id: number; quantity: number; session_id?: number; seats?: string[] } = {
+      ticket_type_id: t.id,
+      quantity: q,
+      ...(seats.length ? { seats } : {}),
+    };
+    if (t.requiresSession) {
+      const s = Number(form[`session_${t.id}`]);
+      if (!t.sessions.some((x) => x.id === s)) bad(`session_${t.id}`, m.chooseSession);
+      else item.session_id = s;
+    }
+    items.push(item);
+  }
+  const goods = [];
+  for (const g of shop.goods) {
+    const raw = (form[`good_${g.id}`] ?? '').trim();
+    if (raw === '' || raw === '0') continue;
+    if (!/^\d{1,4}$/.test(raw)) bad(`good_${g.id}`, m.enterWholeNumber);
+    else goods.push({ good_id: g.id, quantity: Number(raw) });
+  }
+  const donations = [];
+  for (const d of shop.donations) {
+    const raw = (form[`donation_${d.id}`] ?? '').trim();
+    if (raw === '') continue;
+    const amount = parseAmount(raw, shop.currency);
+    if (amount === null) bad(`donation_${d.id}`, m.enterAmount);
+    else if (amount > MAX_DONATION_CENTS) bad(`donation_${d.id}`, m.amountAtMost(loc.money(MAX_DONATION_CENTS, shop.currency)));
+    else if (amount > 0) donations.push({ donation_id: d.id, amount_cents: amount });
+  }
+  return { items, goods, donations, fields, bad };
+}
+
+/**
+ * The event page's running total once a code is typed: the basket priced by the checkout's own
+ * code (`quoteBasket`), nothing written. A code that does not apply answers its refusal.
+ */
+export async function quote(ctx: AppContext, shop: ShopData, form: Form, loc: Locale) {
+  const { items, goods, donations, fields } = readBasket(shop, form, loc);
+  if (Object.keys(fields).length || items.length + goods.length + donations.length === 0) return null;
+  const codes = (form.code ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .slice(0, 5);
+  return quoteBasket(ctx, {
+    accountId: shop.account.id,
+    event: shop.event,
+    items,
+    goods,
+    donations,
+    channel: 'web',
+    currency: shop.currency,
+    audienceId: shop.channel.audienceId,
+    portalId: shop.channel.portalId,
+    codes,
+  });
 }
 
 /** The checkout's invoice address fields (`inv_*`): none when not asked or, optional, left empty. */

@@ -42,10 +42,17 @@ const RUNNING_TOTAL =
   raw(`(()=>{const f=document.querySelector('form.admit-shop');const out=document.querySelector('[data-total]');if(!f||!out)return;
 const cur=out.dataset.currency,digits=Number(out.dataset.digits),lang=out.dataset.locale||document.documentElement.lang||'en';
 const fmt=new Intl.NumberFormat(lang,{style:'currency',currency:cur.toUpperCase(),minimumFractionDigits:digits,maximumFractionDigits:digits});
+const o=out.querySelector('output'),note=out.querySelector('[data-total-note]'),code=f.querySelector('[name=code]');
+const show=(t,n)=>{o.textContent=fmt.format(t/10**digits);if(note){note.textContent=n||'';note.hidden=!n}out.hidden=false};
 const sum=()=>{let t=0;for(const i of f.querySelectorAll('[data-price]')){const q=Math.max(0,Math.floor(Number(i.value)||0));t+=q*Number(i.dataset.price)}
-for(const i of f.querySelectorAll('input[data-donation]')){const v=Number(String(i.value).replace(',','.'));if(v>0&&isFinite(v))t+=Math.round(v*10**digits)}
-out.querySelector('output').textContent=fmt.format(t/10**digits);out.hidden=false};
-f.addEventListener('input',sum);sum()})()`);
+for(const i of f.querySelectorAll('input[data-donation]')){const v=Number(String(i.value).replace(',','.'));if(v>0&&isFinite(v))t+=Math.round(v*10**digits)}return t};
+let timer=0,seq=0;
+const ask=()=>{const mine=++seq;const body=new URLSearchParams(new FormData(f));
+fetch(out.dataset.quote,{method:'POST',body,credentials:'same-origin'}).then(r=>r.ok?r.json():null).then(q=>{if(mine!==seq||!q)return;
+if(q.state==='priced')show(q.total_cents,q.discount_cents?out.dataset.withCode.replace('{amount}',fmt.format(q.discount_cents/10**digits)):'');
+else if(q.state==='refused')show(sum(),q.message)}).catch(()=>{})};
+const update=()=>{show(sum(),'');if(code&&code.value.trim()&&out.dataset.quote){clearTimeout(timer);timer=setTimeout(ask,350)}};
+f.addEventListener('input',update);update()})()`);
 
 /**
  * The event page's script, with this response's CSP nonce (none without a form to total). Kept
@@ -258,8 +265,8 @@ export function shopPage(v: ShopView): SafeHtml {
                 />${err(v, 'code')}
               </div>
             </fieldset>
-            <p class="admit-total" data-total data-currency="${data.currency}" data-digits="${minorDigits(data.currency)}" data-locale="${loc.tag}" hidden>
-              <span>${m.total}</span> <output aria-live="polite"></output>
+            <p class="admit-total" data-total data-currency="${data.currency}" data-digits="${minorDigits(data.currency)}" data-locale="${loc.tag}" data-quote="${v.action.replace(/\/checkout$/, '/quote')}" data-with-code="${m.totalWithCode('{amount}')}" hidden>
+              <span>${m.total}</span> <output aria-live="polite"></output> <small class="muted" data-total-note hidden></small>
             </p>
             <p class="muted">${m.holdExplained(Math.round(BROWSER_HOLD_MS / 60_000))}</p>
             <button type="submit"${v.preview ? raw(' disabled') : ''}>${allFree(data) ? m.getTickets : m.continueToPayment}</button>
