@@ -12,6 +12,8 @@ import { consoleOrdersDe } from './console-orders.de.ts';
 import { consoleOrdersEn, type ConsoleOrders } from './console-orders.en.ts';
 import { consoleSeatingDe } from './console-seating.de.ts';
 import { consoleSeatingEn, type ConsoleSeating } from './console-seating.en.ts';
+import { consoleMessagesDe } from './console-messages.de.ts';
+import { consoleMessagesEn, type ConsoleMessagesTab } from './console-messages.en.ts';
 import { de } from './messages.de.ts';
 import { en, type Messages } from './messages.en.ts';
 
@@ -32,14 +34,36 @@ export const LANGS = Object.keys(CATALOGUES) as Lang[];
  * The organiser console's messages, in the same languages as the buyer's (a catalogue per
  * language, in parts by area; the parts' keys never overlap, which the tests check).
  */
-export type ConsoleMessages = ConsoleFrame & ConsoleEvents & ConsoleOrders & ConsoleDoor & ConsoleAdmin & ConsoleSeating;
+export type ConsoleMessages = ConsoleFrame &
+  ConsoleEvents &
+  ConsoleOrders &
+  ConsoleDoor &
+  ConsoleAdmin &
+  ConsoleSeating &
+  ConsoleMessagesTab;
 export const CONSOLE_PARTS = {
-  en: [consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn, consoleSeatingEn],
-  de: [consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe, consoleSeatingDe],
+  en: [consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn, consoleSeatingEn, consoleMessagesEn],
+  de: [consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe, consoleSeatingDe, consoleMessagesDe],
 } as const satisfies Record<Lang, readonly object[]>;
 export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
-  en: { ...consoleFrameEn, ...consoleEventsEn, ...consoleOrdersEn, ...consoleDoorEn, ...consoleAdminEn, ...consoleSeatingEn },
-  de: { ...consoleFrameDe, ...consoleEventsDe, ...consoleOrdersDe, ...consoleDoorDe, ...consoleAdminDe, ...consoleSeatingDe },
+  en: {
+    ...consoleFrameEn,
+    ...consoleEventsEn,
+    ...consoleOrdersEn,
+    ...consoleDoorEn,
+    ...consoleAdminEn,
+    ...consoleSeatingEn,
+    ...consoleMessagesEn,
+  },
+  de: {
+    ...consoleFrameDe,
+    ...consoleEventsDe,
+    ...consoleOrdersDe,
+    ...consoleDoorDe,
+    ...consoleAdminDe,
+    ...consoleSeatingDe,
+    ...consoleMessagesDe,
+  },
 };
 
 export interface Locale {

@@ -5,7 +5,9 @@ import type { MailMessage } from '../../platform/mail/mailer.ts';
 import { descriptionText, renderDescription } from '../events/description.ts';
 import { loadOrderDocument } from '../orders/order-document.repo.ts';
 import { buyerMailHtml, buyerSender, mailLocale } from '../orders/orders.mail.ts';
-import { deliveryForMail, deliveryStatus, finishDelivery } from './messages.repo.ts';
+import type { EventRow } from '../events/events.repo.ts';
+import { deliveryForMail, deliveryStatus, finishDelivery, orderRefAndEmail } from './messages.repo.ts';
+import { checkMessage, previewRecipients, type MessageInput } from './messages.service.ts';
 
 /**
  * A message from the organiser as one order's buyer gets it: the subject as the title, the
@@ -68,3 +70,17 @@ export const messageMailOnce: OnceGuard = {
     await finishDelivery(ctx.db, keyOf(payload), { status: 'failed', at: ctx.clock.now(), error: error.slice(0, 500) });
   },
 };
+
+/**
+ * A draft as its first recipient would get it (the console's preview): checked like a message
+ * to be sent (the same errors), the number of orders it would reach, and the mail rendered with
+ * the first matching order's data; null when no order matches.
+ */
+export async function previewMessageMail(ctx: AppContext, event: EventRow, input: MessageInput) {
+  const { subject, body, filter } = await checkMessage(ctx, event, input);
+  const { recipients, firstOrderId } = await previewRecipients(ctx, event, filter);
+  const order = firstOrderId === null ? null : await orderRefAndEmail(ctx.db, firstOrderId);
+  const mail =
+    firstOrderId === null ? null : await renderMessage(ctx, { subject, body, account_id: event.account_id }, firstOrderId);
+  return { recipients, order, mail };
+}

@@ -78,6 +78,10 @@ export async function firstRecipient(db: Db, eventId: number, f: MessageFilter):
   return row?.id ?? null;
 }
 
+export function orderRefAndEmail(db: Db, orderId: number) {
+  return db.selectFrom('orders').select(['ref', 'email']).where('id', '=', orderId).executeTakeFirst();
+}
+
 export function insertMessage(
   db: Db,
   m: {

@@ -74,7 +74,8 @@ export async function messagesRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const p = principalOf(request);
       const event = await loadVisibleEvent(app.ctx, p, request.params.slug);
-      return reply.code(202).send(await createMessage(app.ctx, event, request.body, actorOf(p)));
+      const { id, recipients } = await createMessage(app.ctx, event, request.body, actorOf(p));
+      return reply.code(202).send({ id, recipients });
     },
   );
 }

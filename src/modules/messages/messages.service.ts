@@ -98,7 +98,7 @@ export async function createMessage(
   event: EventRow,
   input: MessageInput,
   actor: string,
-): Promise<{ id: number; recipients: number }> {
+): Promise<{ id: number; recipients: number; scheduled: boolean }> {
   const { subject, body, filter, sendAt } = await checkMessage(ctx, event, input);
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
@@ -116,13 +116,13 @@ export async function createMessage(
       created_at: now,
       recipients,
     });
-    if (scheduled) return { id, recipients };
+    if (scheduled) return { id, recipients, scheduled };
     const queued = await queueRecipients(
       trx,
       { id, account_id: event.account_id, event_id: event.id, recipient_filter: filter },
       now,
     );
-    return { id, recipients: queued };
+    return { id, recipients: queued, scheduled };
   });
 }
 
