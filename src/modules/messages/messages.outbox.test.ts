@@ -117,6 +117,20 @@ describe('one mail per order, exactly once', () => {
   });
 });
 
+describe('a buyer without an address', () => {
+  it('counts a delivery whose order lost its email address after queueing as failed', async () => {
+    const { id } = (await post({ subject: 'Address gone', body: 'x' })).json();
+    await t.ctx.db.updateTable('orders').set({ email: null }).where('ref', '=', 'SM-2').execute();
+    try {
+      await dispatchAll();
+    } finally {
+      await t.ctx.db.updateTable('orders').set({ email: 'two@example.org' }).where('ref', '=', 'SM-2').execute();
+    }
+    expect(mailsWith('Address gone')).toHaveLength(2);
+    expect(await messageRow(id)).toMatchObject({ recipients: 3, sent_count: 2, failed_count: 1, state: 'sent' });
+  });
+});
+
 describe('scheduled messages', () => {
   it('waits for send_at, then queues once, whoever runs the job', async () => {
     const at = new Date(t.clock.now().getTime() + 60 * 60_000).toISOString();

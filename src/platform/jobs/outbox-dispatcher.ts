@@ -102,7 +102,7 @@ export async function dispatchOutbox(
             if (!mailer.delivers && ctx.config.production) throw new Error('SMTP_URL is not configured');
             await mailer.send({ ...msg, messageId: `<outbox-${row.id}@admit>` });
             await handler.once?.sent(ctx, row.payload);
-          }
+          } else await handler.once?.failed(ctx, row.payload, 'nothing to send');
         } else {
           await handler.run(ctx, row.payload);
         }
