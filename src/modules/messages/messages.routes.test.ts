@@ -128,6 +128,9 @@ describe('POST /api/v1/events/{slug}/messages', () => {
     expect((await post(msg, 'theirs', other.tokens.all)).statusCode).toBe(202);
     expect((await list('theirs')).statusCode).toBe(404);
     expect((await post(msg, 'nope')).statusCode).toBe(404);
+    // a token limited to 'show' does not see the account's other event
+    expect((await post(msg, 'quiet', a.tokens.limited)).statusCode).toBe(404);
+    expect((await list('quiet', a.tokens.limited)).statusCode).toBe(404);
   });
 
   it('needs orders.manage to write and orders.view to list', async () => {
@@ -194,5 +197,14 @@ describe('sending and GET /api/v1/events/{slug}/messages', () => {
     ).json();
     expect(second.messages[0].id).toBe(ids[2]);
     expect((await list('quiet')).json()).toEqual({ messages: [], next_after: null });
+  });
+});
+
+describe('the API document', () => {
+  it('describes both operations', async () => {
+    const doc = (await t.call(null, { method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const ops = doc.paths['/api/v1/events/{slug}/messages'];
+    expect(Object.keys(ops).sort()).toEqual(['get', 'post']);
+    expect(ops.post.responses['202']).toBeDefined();
   });
 });
