@@ -8,6 +8,7 @@ import { refundReconciler } from './modules/refunds/refund-order.service.ts';
 import { counterCompactor } from './modules/reports/compact-counters.repo.ts';
 import { webhookJob } from './modules/webhooks/delivery.service.ts';
 import { waitlistJob } from './modules/waitlist/offer.service.ts';
+import { messagesJob } from './modules/messages/messages.service.ts';
 
 /**
  * Every periodic job of the service. Each must be safe when several instances run it at once
@@ -22,4 +23,5 @@ export const allJobs: Job[] = [
   webhookJob,
   plannerStatistics,
   waitlistJob,
+  messagesJob,
 ];

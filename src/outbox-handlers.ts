@@ -7,6 +7,7 @@ import { autoRefund } from './modules/refunds/auto-refund.service.ts';
 import { renderInvitationMail, renderPasswordResetMail } from './modules/users/users.mail.ts';
 import { renderWebhookDisabledMail } from './modules/webhooks/webhooks.mail.ts';
 import { renderWaitlistJoinedMail, renderWaitlistOfferMail } from './modules/waitlist/waitlist.mail.ts';
+import { messageMailOnce, renderMessageMail } from './modules/messages/messages.mail.ts';
 
 /** Every kind of outbox message and what dispatching it means. */
 export const outboxHandlers: Record<string, OutboxHandler> = {
@@ -20,5 +21,6 @@ export const outboxHandlers: Record<string, OutboxHandler> = {
   'mail.webhook_disabled': { type: 'mail', render: renderWebhookDisabledMail },
   'mail.waiting_list_joined': { type: 'mail', render: renderWaitlistJoinedMail },
   'mail.waiting_list_offer': { type: 'mail', render: renderWaitlistOfferMail },
+  'mail.message': { type: 'mail', render: renderMessageMail, once: messageMailOnce },
   'payment.auto_refund': { type: 'action', run: autoRefund },
 };

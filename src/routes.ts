@@ -21,6 +21,7 @@ import { outboxHandlers } from './outbox-handlers.ts';
 import { invoiceDownloadRoutes, invoicesApiRoutes } from './modules/invoices/invoices.routes.ts';
 import { consoleRoutes } from './modules/console/console.routes.ts';
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.ts';
+import { messagesRoutes } from './modules/messages/messages.routes.ts';
 
 /**
  * The route table: which module serves which part of the URL space, behind which guard. The one
@@ -47,6 +48,7 @@ export async function routes(app: FastifyInstance, ctx: AppContext): Promise<voi
       await api.register(invoicesApiRoutes);
       await api.register(reportsRoutes);
       await api.register(waitlistRoutes);
+      await api.register(messagesRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -84,6 +84,8 @@ function activityText(a: DeskActivity, currency: string): string {
       return m.actInvoiceReissued(typeof d.credit === 'string' ? d.credit : '', typeof d.invoice === 'string' ? d.invoice : '');
     case 'resent':
       return d.sent === 'pay_link' ? m.actPayLinkResent : m.actTicketsResent;
+    case 'message_sent':
+      return m.actMessageSent(String(d.subject ?? ''));
     case 'checked_in':
       return m.actCheckedIn(String(d.ticket ?? ''), String(d.list ?? ''));
     case 'scan_refused':

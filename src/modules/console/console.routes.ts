@@ -13,6 +13,7 @@ import { consoleCodesRoutes } from './console.codes.routes.ts';
 import { consoleTeamRoutes } from './console.team.routes.ts';
 import { consoleWebhooksRoutes } from './console.webhooks.routes.ts';
 import { consoleWaitlistRoutes } from './console.waitlist.routes.ts';
+import { consoleMessagesRoutes } from './console.messages.routes.ts';
 import { consoleSeatingRoutes } from './console.seating.routes.ts';
 import { consoleInvoicesRoutes } from './console.invoices.routes.ts';
 import { consoleWalletRoutes } from './console.wallet.routes.ts';
@@ -42,6 +43,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   await app.register(consoleDashboardRoutes);
   await app.register(consoleReportsRoutes);
   await app.register(consoleWaitlistRoutes);
+  await app.register(consoleMessagesRoutes);
   await app.register(consoleSeatingRoutes);
   await app.register(consoleDoorRoutes);
   await app.register(consoleAssetRoutes);

@@ -32,6 +32,7 @@ export function eventTabs(viewer: Viewer, slug: string, active: string): SafeHtm
           { slug: 'orders', title: m.tabOrders },
           { slug: 'reports', title: m.tabReports },
           { slug: 'waiting-list', title: m.tabWaitingList },
+          { slug: 'messages', title: m.tabMessages },
         ]
       : []),
   ];

@@ -24,6 +24,8 @@ import { consoleSeatingDe } from './console-seating.de.ts';
 import { consoleSeatingEn, type ConsoleSeating } from './console-seating.en.ts';
 import { consoleWalletDe } from './console-wallet.de.ts';
 import { consoleWalletEn, type ConsoleWallet } from './console-wallet.en.ts';
+import { consoleMessagesDe } from './console-messages.de.ts';
+import { consoleMessagesEn, type ConsoleMessagesTab } from './console-messages.en.ts';
 import { de } from './messages.de.ts';
 import { en, type Messages } from './messages.en.ts';
 
@@ -55,15 +57,16 @@ export type ConsoleMessages = ConsoleFrame &
   ConsoleWebhooks &
   ConsoleWaitlist &
   ConsoleInvoices &
-  ConsoleScanner;
+  ConsoleScanner &
+  ConsoleMessagesTab;
 export const CONSOLE_PARTS = {
   en: [
     ...[consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn, consoleSeatingEn, consoleWalletEn],
-    ...[consoleScannerEn, consoleInvoicesEn, consoleWaitlistEn, consoleWebhooksEn, consoleReportsEn],
+    ...[consoleScannerEn, consoleInvoicesEn, consoleWaitlistEn, consoleWebhooksEn, consoleReportsEn, consoleMessagesEn],
   ],
   de: [
     ...[consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe, consoleSeatingDe, consoleWalletDe],
-    ...[consoleScannerDe, consoleInvoicesDe, consoleWaitlistDe, consoleWebhooksDe, consoleReportsDe],
+    ...[consoleScannerDe, consoleInvoicesDe, consoleWaitlistDe, consoleWebhooksDe, consoleReportsDe, consoleMessagesDe],
   ],
 } as const satisfies Record<Lang, readonly object[]>;
 export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
@@ -80,6 +83,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleWaitlistEn,
     ...consoleInvoicesEn,
     ...consoleScannerEn,
+    ...consoleMessagesEn,
   },
   de: {
     ...consoleFrameDe,
@@ -94,6 +98,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleWaitlistDe,
     ...consoleInvoicesDe,
     ...consoleScannerDe,
+    ...consoleMessagesDe,
   },
 };
 

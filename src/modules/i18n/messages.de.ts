@@ -208,6 +208,9 @@ export const de: Messages = {
     `Es sind Tickets frei geworden und Sie sind auf der Warteliste an der Reihe: ${qty} × ${type} für ${event}, ${when}, sind für Sie reserviert.`,
   waitlistOfferUntil: (when: string) => `Bitte bezahlen Sie bis ${when}. Danach gehen die Tickets an die Nächsten auf der Liste.`,
 
+  messageAbout: (ref, event, when) => `Sie erhalten diese Nachricht als Käufer der Bestellung ${ref} für ${event}, ${when}.`,
+  messageOrderLink: 'Ihre Bestellung und Tickets',
+
   pdfTitle: (event, ref) => `${event}: Tickets ${ref}`,
   pdfTicket: 'Ticket',
   pdfOrder: 'Bestellung',

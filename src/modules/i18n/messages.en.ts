@@ -213,6 +213,11 @@ export const en = {
     `Tickets came back and it is your turn on the waiting list: ${qty} × ${type} for ${event}, ${when}, are reserved for you.`,
   waitlistOfferUntil: (when: string) => `Pay by ${when}. After that the tickets go to the next person on the list.`,
 
+  // a message from the organiser to the buyers (contract section 15)
+  messageAbout: (ref: string, event: string, when: string) =>
+    `You receive this message as the buyer of order ${ref} for ${event}, ${when}.`,
+  messageOrderLink: 'Your order and tickets',
+
   // the seat map
   seatMapTitle: 'Choose your seats',
   seatMapHint: 'Pick seats on the plan, or choose a number of tickets above and get the best seats available.',

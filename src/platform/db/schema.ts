@@ -156,6 +156,42 @@ export interface WaitingListEntriesTable {
   updated_at: Timestamp;
 }
 
+/** a message to an event's attendees (migration 0031) */
+export interface MessagesTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: number;
+  subject: string;
+  body: string;
+  recipient_filter: GenJson<MessageFilter>;
+  send_at: Timestamp;
+  state: 'scheduled' | 'sending' | 'sent';
+  created_by: string;
+  created_at: Timestamp;
+  queued_at: Timestamp | null;
+  recipients: Generated<number>;
+  sent_count: Generated<number>;
+  failed_count: Generated<number>;
+}
+
+/** whom a message is for, as stored: ticket types by key (as given) and by id (as resolved) */
+export interface MessageFilter {
+  ticket_types?: string[];
+  ticket_type_ids?: number[];
+  status?: OrderStatus[];
+  checked_in?: boolean;
+}
+
+/** one message's mail to one order (migration 0031) */
+export interface MessageDeliveriesTable {
+  message_id: number;
+  order_id: number;
+  account_id: number;
+  status: Generated<'queued' | 'sent' | 'failed'>;
+  sent_at: Timestamp | null;
+  error: string | null;
+}
+
 /** units on paid orders per item, portal (0: none) and write shard; kept by triggers (migration 0009) */
 export interface ItemSalesTable {
   event_id: number;
@@ -840,4 +876,6 @@ export interface DB {
   order_report_counters: OrderReportCountersTable;
   form_submissions: FormSubmissionsTable;
   waiting_list_entries: WaitingListEntriesTable;
+  messages: MessagesTable;
+  message_deliveries: MessageDeliveriesTable;
 }

@@ -8,8 +8,20 @@ import { mailerFor, type MailMessage } from '../mail/mailer.ts';
  * to send any more); an action handler does its work and returns nothing.
  */
 export type OutboxHandler =
-  | { type: 'mail'; render(ctx: AppContext, payload: Record<string, unknown>): Promise<MailMessage | null> }
+  | { type: 'mail'; render(ctx: AppContext, payload: Record<string, unknown>): Promise<MailMessage | null>; once?: OnceGuard }
   | { type: 'action'; run(ctx: AppContext, payload: Record<string, unknown>): Promise<void> };
+
+/**
+ * A mail that must go at most once per key of its own (a message to one order), beyond the
+ * outbox's at-least-once: `done` says it went already (the repeat sends nothing), `sent` records
+ * that it went, right after the send; `failed` records that the outbox gave up on it. Only a crash
+ * between the send and `sent` repeats it, with the same Message-ID (receivers drop the repeat).
+ */
+export interface OnceGuard {
+  done(ctx: AppContext, payload: Record<string, unknown>): Promise<boolean>;
+  sent(ctx: AppContext, payload: Record<string, unknown>): Promise<void>;
+  failed(ctx: AppContext, payload: Record<string, unknown>, error: string): Promise<void>;
+}
 
 /**
  * A claim lasts LEASE_MS; one message's work is cut off after WORK_MS (a send that hangs past it
@@ -84,11 +96,13 @@ export async function dispatchOutbox(
       if (!handler) throw new Error(`no handler for outbox kind ${row.kind}`);
       await withDeadline(limits.workMs, async () => {
         if (handler.type === 'mail') {
+          if (handler.once && (await handler.once.done(ctx, row.payload))) return;
           const msg = await handler.render(ctx, row.payload);
           if (msg) {
             if (!mailer.delivers && ctx.config.production) throw new Error('SMTP_URL is not configured');
             await mailer.send({ ...msg, messageId: `<outbox-${row.id}@admit>` });
-          }
+            await handler.once?.sent(ctx, row.payload);
+          } else await handler.once?.failed(ctx, row.payload, 'nothing to send');
         } else {
           await handler.run(ctx, row.payload);
         }
@@ -101,6 +115,9 @@ export async function dispatchOutbox(
     } catch (err) {
       const attempts = row.attempts + 1;
       const failed = attempts >= MAX_ATTEMPTS;
+      if (failed && handler?.type === 'mail' && handler.once) {
+        await handler.once.failed(ctx, row.payload, String((err as Error).message ?? err)).catch(() => undefined);
+      }
       await ctx.db
         .updateTable('outbox')
         .set({
