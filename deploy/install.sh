@@ -69,6 +69,9 @@ mkdir -p "$APP"
 tar -C "$SRC" --exclude=./node_modules --exclude=./.git --exclude=./data --exclude=./dist \
   --exclude=./test-results --exclude='./.build-test-*' -cf - . | tar -C "$APP" -xf -
 (cd "$APP" && npm ci --omit=dev --no-audit --no-fund --loglevel=error && node bin/build.mjs)
+# the service's user reads what root installed: tar carries the source folder's own mode (a
+# checkout made by mktemp is 700), so open it up explicitly; nothing under the app is writable to it
+chmod -R u+rwX,go+rX,go-w "$APP"
 
 if [ "$CONTAINER" = 1 ]; then
   id -u "$RUN_USER" >/dev/null 2>&1 || useradd --system --home-dir "$PREFIX" --shell /usr/sbin/nologin "$RUN_USER"
