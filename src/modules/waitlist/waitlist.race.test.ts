@@ -193,11 +193,12 @@ async function scenario(s: Setup, one: TestApp, two: TestApp) {
   expect(hot2.entries.filter((e) => e.status === 'expired').length).toBe(
     hot1.entries.filter((e) => e.status === 'offered').length,
   );
-  // solo: six offers lapsed and went to the next six, three still wait
+  // solo: every offer lapsed and went to the next in line, the rest still wait (six each when
+  // all six cancels went through; a cancel answered 503 busy freed nothing, so one fewer each)
   expect(solo2.entries.map((e) => e.status)).toEqual([
-    ...Array(6).fill('expired'),
-    ...Array(6).fill('offered'),
-    ...Array(3).fill('waiting'),
+    ...Array(soloCanceled).fill('expired'),
+    ...Array(soloCanceled).fill('offered'),
+    ...Array(15 - 2 * soloCanceled).fill('waiting'),
   ]);
 }
 
