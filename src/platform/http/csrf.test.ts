@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { csrfToken, verifyCsrf } from './csrf.ts';
+import { appSecret, csrfToken, verifyCsrf } from './csrf.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -33,5 +33,14 @@ describe('CSRF form tokens', () => {
     }
     t.clock.advance(5 * 60 * 60 * 1000);
     await expect(verifyCsrf(t.ctx, req(), 'pay:1', token)).rejects.toMatchObject({ code: 'csrf_failed' });
+  });
+});
+
+describe('app secrets', () => {
+  it('gives each name its own key, the same one on every call', async () => {
+    const [csrf, pass, place] = await Promise.all(['csrf', 'queue-pass', 'queue-place'].map((n) => appSecret(t.ctx.db, n)));
+    expect(new Set([csrf, pass, place]).size).toBe(3);
+    expect(await appSecret(t.ctx.db, 'queue-pass')).toBe(pass);
+    expect(await appSecret(t.ctx.db)).toBe(csrf);
   });
 });

@@ -6,11 +6,16 @@ import { AppError } from '../errors.ts';
 import { randomSecret } from '../secrets.ts';
 
 const WINDOW_MS = 2 * 60 * 60 * 1000;
-const keys = new WeakMap<Db, Promise<string>>();
+const keys = new WeakMap<Db, Map<string, Promise<string>>>();
 
-/** The shared signing key: created once in the database, so every instance signs alike. */
+/**
+ * A shared signing key by name: created once in the database, so every instance signs alike.
+ * Kept per database and name: each use (form tokens, queue passes, queue places) has its own key.
+ */
 export function appSecret(db: Db, name = 'csrf'): Promise<string> {
-  let p = keys.get(db);
+  let named = keys.get(db);
+  if (!named) keys.set(db, (named = new Map()));
+  let p = named.get(name);
   if (!p) {
     p = (async () => {
       await db
@@ -21,8 +26,8 @@ export function appSecret(db: Db, name = 'csrf'): Promise<string> {
       const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
       return row.value;
     })();
-    p.catch(() => keys.delete(db));
-    keys.set(db, p);
+    p.catch(() => named.delete(name));
+    named.set(name, p);
   }
   return p;
 }
