@@ -78,7 +78,7 @@ function withJsonColumns(orderRow: object): Record<string, unknown> {
 }
 
 /** Parses the row's JSON columns in place (a row of its own, not one the caller still reads as text). */
-function parseJsonColumns(row: Record<string, unknown>): Record<string, unknown> {
+export function parseJsonColumns(row: Record<string, unknown>): Record<string, unknown> {
   for (const k of JSON_COLUMNS) if (typeof row[k] === 'string') row[k] = JSON.parse(row[k] as string);
   return row;
 }
@@ -133,17 +133,21 @@ export async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise
     data: createdLogData(o),
     at: o.now,
   }));
-  const text = plainOrdersText(Object.keys(rows[0]!), Object.keys(lines[0]!));
+  const text = oneStatementText(Object.keys(rows[0]!), Object.keys(lines[0]!), false);
   const params = [shared.quantity, shared.inventoryId, JSON.stringify(rows), JSON.stringify(lines), JSON.stringify(log)];
   const result = await db.executeQuery<OrderRow>(CompiledQuery.raw(text, params));
   return result.rows.length ? inValuesOrder(rows, result.rows) : null;
 }
 
-/** writePlainOrders' statement text per shape of its rows, built once: the shapes are few (the orders' and lines' columns). */
+/**
+ * The one-statement write's text per shape of its rows, built once: the shapes are few (the
+ * orders' and lines' columns, seated or not). Seated (seated-orders.repo.ts): the row is taken only
+ * while its seat_version is still $6, and the seats in $7 are written with the orders.
+ */
 const plainOrdersTexts = new Map<string, string>();
 
-function plainOrdersText(columns: string[], lineKeys: string[]): string {
-  const shape = `${columns.join()}|${lineKeys.join()}`;
+export function oneStatementText(columns: string[], lineKeys: string[], seated: boolean): string {
+  const shape = `${columns.join()}|${lineKeys.join()}|${seated}`;
   let text = plainOrdersTexts.get(shape);
   if (text) return text;
   const lineColumns = lineKeys.filter((c) => c !== 'order_ref');
@@ -154,7 +158,7 @@ function plainOrdersText(columns: string[], lineKeys: string[]): string {
   text = `${PREPARE}
     with taken as (
       update inventory i set taken = i.taken + $1::bigint
-      where i.id = $2::bigint and i.capacity - i.taken >= $1::bigint and not i.waitlisted
+      where i.id = $2::bigint and i.capacity - i.taken >= $1::bigint and not i.waitlisted${seated ? ' and i.seat_version = $6::bigint' : ''}
       returning i.id),
     o as (
       insert into orders (${columns.map(id).join(', ')})
@@ -170,7 +174,16 @@ function plainOrdersText(columns: string[], lineKeys: string[]): string {
     g as (
       insert into order_log (account_id, order_id, action, data, created_at)
       select o.account_id, o.id, 'created', e->'data', (e->>'at')::timestamptz
-      from jsonb_array_elements($5::jsonb) e join o on o.ref = e->>'order_ref')
+      from jsonb_array_elements($5::jsonb) e join o on o.ref = e->>'order_ref')${
+        seated
+          ? `,
+    s as (
+      insert into order_seats (account_id, event_id, order_id, line_position, seat_guid)
+      select o.account_id, o.event_id, o.id, (e.v->>'line')::int, e.v->>'seat_guid'
+      from jsonb_array_elements($7::jsonb) with ordinality e(v, n) join o on o.ref = e.v->>'order_ref'
+      order by e.n)`
+          : ''
+      }
     select * from o`;
   if (plainOrdersTexts.size < 32) plainOrdersTexts.set(shape, text);
   return text;
