@@ -33,7 +33,7 @@ export default tseslint.config(
     },
   },
   {
-    // the door scanner's browser files (plain JavaScript, served as they are)
+    // the door scanner's browser files (plain JavaScript, served as they are; scanner.js joined from its parts)
     files: ['src/modules/console/assets/*.js'],
     languageOptions: {
       sourceType: 'script',

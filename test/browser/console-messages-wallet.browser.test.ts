@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations, signInToConsole, watchCsp } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
-import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories.ts';
+import { screenshotBoth, seriousViolations, signInToConsole, watchCsp } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp } from './browser-app.ts';
+import { makeAccountFile, makeEvent, makeOrder } from '../factories.ts';
 import { makeGoogleKey } from '../../src/modules/wallet/wallet.fixture.ts';
 
 /**
@@ -12,18 +12,15 @@ import { makeGoogleKey } from '../../src/modules/wallet/wallet.fixture.ts';
  * shown only as configured).
  */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let base: string;
 const OWNER = { email: 'owner@example.org', password: 'correct horse battery' };
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base } });
-  await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       slug: 'pier',
       users: [{ ...OWNER, name: 'Olive Owner', role: 'owner' }],
       events: [
@@ -35,14 +32,10 @@ beforeAll(async () => {
         }),
       ],
     }),
-  );
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+  });
+  ({ t, browser, base } = app);
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 describe('console pages', () => {
   it('writes a message to the attendees: preview with a real order, then send', async () => {

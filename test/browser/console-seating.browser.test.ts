@@ -1,25 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations, signInToConsole, watchCsp } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
-import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
+import { screenshotBoth, seriousViolations, signInToConsole, watchCsp } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp } from './browser-app.ts';
+import { makeAccountFile, makeEvent } from '../factories.ts';
 import { theatrePlan } from '../../src/modules/events/seating.fixture.ts';
 
 /** The console's seating page in Chromium: the sold map, a seat blocked by clicking, at 390 and 1280 px. */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let base: string;
 const OWNER = { email: 'owner@example.org', password: 'correct horse battery' };
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base } });
-  const a = await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       slug: 'stage',
       users: [{ ...OWNER, name: 'Olive Owner', role: 'owner' }],
       events: [
@@ -34,7 +31,9 @@ beforeAll(async () => {
         }),
       ],
     }),
-  );
+  });
+  ({ t, browser, base } = app);
+  const a = app.seeded;
   const stalls = (await t.ctx.db.selectFrom('ticket_types').select('id').where('key', '=', 'stalls').executeTakeFirstOrThrow())
     .id;
   // an order being paid holds C-6
@@ -44,13 +43,8 @@ beforeAll(async () => {
     payload: { items: [{ ticket_type_id: stalls, quantity: 1, seats: ['stalls-C-6'] }], email: 'b@example.org' },
   });
   expect(held.statusCode).toBe(201);
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 describe('the seating page', () => {
   it('shows the sold map; a click keeps a seat off sale, saving makes it so', async () => {

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
-import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
+import { screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp } from './browser-app.ts';
+import { makeAccountFile, makeEvent } from '../factories.ts';
 
 /** An organiser in the console, in Debian's Chromium: sign in, set up an event, sell on it, see the count. */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let base: string;
@@ -16,12 +17,8 @@ const VIEWER = { email: 'viewer@example.org', password: 'viewer password 1' };
 const DOOR = { email: 'door@example.org', password: 'door password 12' };
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base } });
-  await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       slug: 'lantern',
       users: [
         { ...OWNER, name: 'Olive Owner', role: 'owner' },
@@ -30,16 +27,12 @@ beforeAll(async () => {
       ],
       events: [makeEvent({ slug: 'existing', name: 'Existing Night' })],
     }),
-  );
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+  });
+  ({ t, browser, base } = app);
 });
 // a fresh sign-in budget (per minute, per email and address) for every test
 beforeEach(() => t.clock.advance(61_000));
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 const signIn = (page: Page, who: { email: string; password: string }) => signInToConsole(page, base, who);
 

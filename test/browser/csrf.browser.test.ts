@@ -2,10 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core';
-import { launchChromium, seriousViolations } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
-import { makeAccountFile, seedAccount } from '../factories.ts';
+import { seriousViolations } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp } from './browser-app.ts';
+import { makeAccountFile } from '../factories.ts';
 
 /**
  * Login CSRF on the console's sign-in form, in Debian's Chromium. The sign-in token is not bound
@@ -21,6 +21,7 @@ import { makeAccountFile, seedAccount } from '../factories.ts';
  * answered 403 and the victim's browser is still signed in as the victim.
  */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let admit: string;
@@ -52,20 +53,16 @@ function attackPage(action: string, csrf: string): string {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  admit = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: admit } });
-  await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       slug: 'lantern',
       users: [
         { ...VICTIM, name: 'Vera Victim', role: 'owner' },
         { ...ATTACKER, name: 'Mallory', role: 'viewer' },
       ],
     }),
-  );
-  await t.app.listen({ port, host: '127.0.0.1' });
+  });
+  ({ t, browser, base: admit } = app);
 
   attacker = http.createServer((req, res) => {
     void (async () => {
@@ -96,15 +93,12 @@ beforeAll(async () => {
   // only on 127.0.0.1, but reached as http://localhost: another site for the browser, same machine
   await new Promise<void>((r) => attacker.listen(0, '127.0.0.1', r));
   evil = `http://localhost:${(attacker.address() as AddressInfo).port}`;
-
-  browser = await launchChromium();
 });
 // a fresh sign-in budget (per minute, per email and address) for every test
 beforeEach(() => t.clock.advance(61_000));
 afterAll(async () => {
-  await browser?.close();
   if (attacker) await new Promise((r) => attacker.close(r));
-  await t?.close();
+  await app?.close();
 });
 
 const isSignInPost = (r: Request) => r.method() === 'POST' && r.url() === `${admit}/console/sign-in`;

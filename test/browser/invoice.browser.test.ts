@@ -1,26 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations, SHOTS, watchCsp } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import { screenshotBoth, seriousViolations, SHOTS, watchCsp } from './chromium.ts';
+import { startBrowserApp, type BrowserApp, type Seeded } from './browser-app.ts';
 import { pdfText } from '../pdf-reader.ts';
-import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
+import { makeAccountFile, makeEvent } from '../factories.ts';
 
 /** A business buyer gives an invoice address at checkout and gets the invoice, in Debian's Chromium. */
 
-let t: TestApp;
+let app: BrowserApp;
 let browser: Browser;
 let base: string;
-let a: Awaited<ReturnType<typeof seedAccount>>;
+let a: Seeded;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base } });
-  a = await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       account: {
         slug: 'konferenz',
         name: 'Konferenz',
@@ -46,14 +41,11 @@ beforeAll(async () => {
         }),
       ],
     }),
-  );
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+  });
+  ({ browser, base } = app);
+  a = app.seeded;
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 describe('invoice at checkout', () => {
   it('fills the invoice address, pays, finds the invoice on the order page; reverse charge on the receipt and in the PDF', async () => {

@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
-import { seedAccount } from '../factories.ts';
+import { screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp } from './browser-app.ts';
 
 /**
  * Every console page and every buyer page of the demo account, at a phone's width (390 px) and a
@@ -14,6 +13,7 @@ import { seedAccount } from '../factories.ts';
  * (one page per shape of address), so a page added later is measured without being listed here.
  */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let base: string;
@@ -44,17 +44,10 @@ const POOR = {
 };
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base }, now: '2026-11-20T10:00:00Z' });
-  await seedAccount(t.ctx, { ...demo, themes: [...demo.themes, POOR] });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+  app = await startBrowserApp({ account: { ...demo, themes: [...demo.themes, POOR] }, now: '2026-11-20T10:00:00Z' });
+  ({ t, browser, base } = app);
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 const width = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
-import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories.ts';
+import { screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp } from './browser-app.ts';
+import { makeAccountFile, makeEvent, makeOrder } from '../factories.ts';
 
 /**
  * An event's lifecycle in the console, in Debian's Chromium (contract section 11): a new event is
@@ -11,30 +11,23 @@ import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories
  * with orders) and deleted (one without) after a confirmation.
  */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let base: string;
 const OWNER = { email: 'owner@example.org', password: 'correct horse battery' };
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base } });
-  await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       slug: 'lantern',
       users: [{ ...OWNER, name: 'Olive Owner', role: 'owner' }],
       events: [makeEvent({ slug: 'sold', name: 'Sold Night', orders: [makeOrder({ ref: 'SOLD-1' })] })],
     }),
-  );
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+  });
+  ({ t, browser, base } = app);
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 /**
  * axe finds nothing serious, both widths are shot, and a page this feature adds does not scroll

@@ -1,28 +1,25 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, seriousViolations, SHOTS, watchCsp } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
-import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
+import { seriousViolations, SHOTS, watchCsp } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp, type Seeded } from './browser-app.ts';
+import { makeAccountFile, makeEvent } from '../factories.ts';
 
 /**
  * A buyer in a real browser (Debian's Chromium driven by playwright-core): open the payment_url,
  * press Pay, land on the order page, see one QR code per ticket. Screenshots go to test-results/.
  */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let base: string;
-let a: Awaited<ReturnType<typeof seedAccount>>;
+let a: Seeded;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base } });
-  a = await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       themes: [
         {
           name: 'Lantern',
@@ -52,14 +49,11 @@ beforeAll(async () => {
         }),
       ],
     }),
-  );
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+  });
+  ({ t, browser, base } = app);
+  a = app.seeded;
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 async function createOrder(quantity: number): Promise<string> {
   const gaId = (await t.ctx.db.selectFrom('ticket_types').select('id').where('key', '=', 'ga').executeTakeFirstOrThrow()).id;

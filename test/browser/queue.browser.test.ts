@@ -1,27 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations, watchCsp } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
-import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
+import { screenshotBoth, seriousViolations, watchCsp } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp } from './browser-app.ts';
+import { makeAccountFile, makeEvent } from '../factories.ts';
 
 /**
  * The on-sale queue in Debian's Chromium: the waiting room before the start, then the page
  * updates itself (its script polls the place) and takes the browser into the shop at its turn.
  */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let base: string;
 const START = '2026-12-05T09:00:00Z';
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base }, now: '2026-12-05T08:50:00Z' });
-  await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       slug: 'stadium',
       events: [
         makeEvent({
@@ -34,14 +31,11 @@ beforeAll(async () => {
         }),
       ],
     }),
-  );
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+    now: '2026-12-05T08:50:00Z',
+  });
+  ({ t, browser, base } = app);
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 describe('the queue page', () => {
   it('waits in the waiting room, then lets the browser in at its turn by itself', async () => {

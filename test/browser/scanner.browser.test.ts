@@ -1,14 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
-import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories.ts';
+import { screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp } from './browser-app.ts';
+import { makeAccountFile, makeEvent, makeOrder } from '../factories.ts';
 import { qrCodeUrl } from '../../src/modules/checkin/checkin.service.ts';
-import { qrVideo } from './qr-video.ts';
 
 /**
  * The door scanner in Debian's Chromium: it keeps working with the network gone (typed references,
@@ -16,6 +12,7 @@ import { qrVideo } from './qr-video.ts';
  * QR code from a camera (Chromium's fake capture device fed a .y4m made from the code).
  */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let base: string;
@@ -23,12 +20,8 @@ let listId: number;
 const DOOR = { email: 'door@example.org', password: 'door password 12' };
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base } });
-  await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       slug: 'lantern',
       users: [{ ...DOOR, name: 'Dana Door', role: 'door' }],
       events: [
@@ -58,16 +51,12 @@ beforeAll(async () => {
         }),
       ],
     }),
-  );
+  });
+  ({ t, browser, base } = app);
   listId = Number((await t.ctx.db.selectFrom('checkin_lists').select('id').executeTakeFirstOrThrow()).id);
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
 });
 beforeEach(() => t.clock.advance(61_000));
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 const signIn = (page: Page) => signInToConsole(page, base, DOOR, /\/console\/a\/lantern\/door$/);
 
@@ -189,13 +178,7 @@ describe('the door scanner', () => {
       .select(['id', 'qr_token'])
       .where('ref', '=', 'NIGHT-3-1')
       .executeTakeFirstOrThrow();
-    const y4m = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'admit-cam-')), 'qr.y4m');
-    fs.writeFileSync(y4m, qrVideo(qrCodeUrl(t.ctx, 'ticket', ticket.qr_token)));
-    const camera = await launchChromium([
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      `--use-file-for-fake-video-capture=${y4m}`,
-    ]);
+    const camera = await app.launchCamera(qrCodeUrl(t.ctx, 'ticket', ticket.qr_token));
     try {
       const context = await camera.newContext({ viewport: { width: 390, height: 844 }, permissions: ['camera'] });
       const page = await context.newPage();

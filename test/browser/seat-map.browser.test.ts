@@ -1,27 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations, watchCsp } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import { screenshotBoth, seriousViolations, watchCsp } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp, type Seeded } from './browser-app.ts';
 import { pdfText } from '../pdf-reader.ts';
-import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
+import { makeAccountFile, makeEvent } from '../factories.ts';
 import { theatrePlan } from '../../src/modules/events/seating.fixture.ts';
 
 /** The seat map on a seated event's page, in Debian's Chromium: keyboard, touch, a seat lost to another buyer. */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let base: string;
-let a: Awaited<ReturnType<typeof seedAccount>>;
+let a: Seeded;
 let stallsId: number;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base } });
-  a = await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       slug: 'theatre',
       events: [
         makeEvent({
@@ -35,15 +32,12 @@ beforeAll(async () => {
         }),
       ],
     }),
-  );
+  });
+  ({ t, browser, base } = app);
+  a = app.seeded;
   stallsId = (await t.ctx.db.selectFrom('ticket_types').select('id').where('key', '=', 'stalls').executeTakeFirstOrThrow()).id;
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 const seat = (page: Page, guid: string) => page.locator(`circle[data-g="${guid}"]`);
 

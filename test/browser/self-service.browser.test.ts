@@ -1,13 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations, signInToConsole, watchCsp } from './chromium.ts';
-import { qrVideo } from './qr-video.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
-import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories.ts';
+import { screenshotBoth, seriousViolations, signInToConsole, watchCsp } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp } from './browser-app.ts';
+import { makeAccountFile, makeEvent, makeOrder } from '../factories.ts';
 import { qrCodeUrl } from '../../src/modules/checkin/checkin.service.ts';
 
 /**
@@ -16,6 +12,7 @@ import { qrCodeUrl } from '../../src/modules/checkin/checkin.service.ts';
  * refund; the holder's page; screenshots at 390 and 1280 px and axe on every page.
  */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let base: string;
@@ -24,12 +21,8 @@ let secret: string;
 const DOOR = { email: 'door@example.org', password: 'door password 12' };
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base }, now: '2026-11-22T12:00:00Z' });
-  await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       slug: 'harbour',
       users: [{ ...DOOR, name: 'Dana Door', role: 'door' }],
       events: [
@@ -53,18 +46,15 @@ beforeAll(async () => {
         }),
       ],
     }),
-  );
+    now: '2026-11-22T12:00:00Z',
+  });
+  ({ t, browser, base } = app);
   listId = Number((await t.ctx.db.selectFrom('checkin_lists').select('id').executeTakeFirstOrThrow()).id);
   secret = (await t.ctx.db.selectFrom('orders').select('access_secret').where('ref', '=', 'REGATTA-1').executeTakeFirstOrThrow())
     .access_secret;
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
 });
 beforeEach(() => t.clock.advance(61_000));
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 const ticket = (ref: string) =>
   t.ctx.db
@@ -108,13 +98,7 @@ describe('self-service on the order page', () => {
   it('passes a ticket on: the holder gets a page, and the door refuses the old code after its next sync', async () => {
     const before = await ticket('REGATTA-1-2');
     // the door's camera is fed the code the buyer had before the transfer
-    const y4m = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'admit-cam-')), 'old-qr.y4m');
-    fs.writeFileSync(y4m, qrVideo(qrCodeUrl(t.ctx, 'ticket', before.qr_token)));
-    const camera = await launchChromium([
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      `--use-file-for-fake-video-capture=${y4m}`,
-    ]);
+    const camera = await app.launchCamera(qrCodeUrl(t.ctx, 'ticket', before.qr_token));
     try {
       const door = await camera.newContext({ viewport: { width: 390, height: 844 }, permissions: ['camera'] });
       const scanner = await door.newPage();

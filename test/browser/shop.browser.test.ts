@@ -1,25 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, seriousViolations, SHOTS, watchCsp } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import { seriousViolations, SHOTS, watchCsp } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp, type Seeded } from './browser-app.ts';
 import { pdfText } from '../pdf-reader.ts';
-import { makeAccountFile, makeEvent, seedAccount } from '../factories.ts';
+import { makeAccountFile, makeEvent } from '../factories.ts';
 
 /** A person buying on the event page, an audience page and a portal, in Debian's Chromium. */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let base: string;
-let a: Awaited<ReturnType<typeof seedAccount>>;
+let a: Seeded;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base } });
-  a = await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       themes: [{ name: 'Lantern', is_default: true, settings: { accent_color: '#b4461b' } }],
       events: [
         makeEvent({
@@ -42,7 +39,9 @@ beforeAll(async () => {
         }),
       ],
     }),
-  );
+  });
+  ({ t, browser, base } = app);
+  a = app.seeded;
   const ev = await t.ctx.db
     .selectFrom('events')
     .select(['id', 'account_id'])
@@ -59,13 +58,8 @@ beforeAll(async () => {
       required: true,
     })
     .execute();
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 async function buy(page: Page, pagePath: string, ticket: string, shot: string, extra?: (p: Page) => Promise<void>) {
   await page.goto(`${base}${pagePath}`);

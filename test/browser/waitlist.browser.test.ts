@@ -1,24 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
-import { freePort } from '../net.ts';
-import { createTestApp, type TestApp } from '../app.ts';
-import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../factories.ts';
+import { screenshotBoth, seriousViolations, signInToConsole } from './chromium.ts';
+import type { TestApp } from '../app.ts';
+import { startBrowserApp, type BrowserApp } from './browser-app.ts';
+import { makeAccountFile, makeEvent, makeOrder } from '../factories.ts';
 
 /** The waiting list in Chromium: a buyer joins on a sold-out type and leaves by the link; the organiser's page at 390 and 1280 px. */
 
+let app: BrowserApp;
 let t: TestApp;
 let browser: Browser;
 let base: string;
 const OWNER = { email: 'owner@example.org', password: 'correct horse battery' };
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ config: { baseUrl: base } });
-  await seedAccount(
-    t.ctx,
-    makeAccountFile({
+  app = await startBrowserApp({
+    account: makeAccountFile({
       slug: 'queue',
       users: [{ ...OWNER, name: 'Olive Owner', role: 'owner' }],
       events: [
@@ -34,14 +31,10 @@ beforeAll(async () => {
         }),
       ],
     }),
-  );
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchChromium();
+  });
+  ({ t, browser, base } = app);
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => app?.close());
 
 describe('the waiting list', () => {
   it('a buyer joins from the event page, gets the confirmation, and leaves by the mailed link', async () => {

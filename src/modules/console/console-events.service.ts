@@ -9,7 +9,7 @@ import {
   type EventConfig,
   type EventDocument,
 } from '../events/event-config.service.ts';
-import { getEventId, getEventSummaries, hasOrders } from '../events/events.service.ts';
+import { getEventId, getEventSlugs, hasOrders } from '../events/events.service.ts';
 import { freeKey, slugify } from './derived-keys.ts';
 
 /** What the console's "Generate codes" form asks for. */
@@ -57,7 +57,7 @@ export async function documentProblems(
 
 /** An address for a new event made from its name, free among the account's events ("summer-night-2"). */
 export async function freeEventSlug(ctx: AppContext, accountId: number, name: string): Promise<string> {
-  const taken = new Set((await getEventSummaries(ctx, accountId)).map((e) => e.slug));
+  const taken = new Set(await getEventSlugs(ctx, accountId));
   return freeKey(slugify(name) || 'event', taken);
 }
 

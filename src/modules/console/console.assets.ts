@@ -4,12 +4,19 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../platform/http/schemas.ts';
 
+/**
+ * The door scanner's script in its parts, each a script of its own, served joined as one file
+ * (`scanner.js`, last, starts the scanner with the other two): one request at the door, and one
+ * file for the page to load and its service worker to keep offline.
+ */
+const SCANNER_PARTS = ['scanner-store.js', 'scanner-camera.js', 'scanner.js'];
+
 /** The scanner's static files, read once; their URLs carry a hash of their content. */
 const ASSETS = (() => {
   const here = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
   const require = createRequire(import.meta.url);
   const files: Record<string, { body: string; type: string }> = {
-    'scanner.js': { body: here('scanner.js'), type: 'text/javascript; charset=utf-8' },
+    'scanner.js': { body: SCANNER_PARTS.map(here).join('\n'), type: 'text/javascript; charset=utf-8' },
     'seating.js': { body: here('seating.js'), type: 'text/javascript; charset=utf-8' },
     'jsQR.js': { body: readFileSync(require.resolve('jsqr/dist/jsQR.js'), 'utf8'), type: 'text/javascript; charset=utf-8' },
     'icon.svg': { body: here('icon.svg'), type: 'image/svg+xml' },

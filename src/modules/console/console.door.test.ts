@@ -124,6 +124,10 @@ describe('door check-in in the console', () => {
     expect(js.headers['content-type']).toContain('text/javascript');
     expect(js.headers['cache-control']).toContain('immutable');
     expect(js.body).toContain('admit-scanner:');
+    // its parts, joined in their order (the last starts the scanner), are not served alone
+    expect(js.body.indexOf('createStore, Offline')).toBeLessThan(js.body.indexOf('createCamera }'));
+    expect(js.body.indexOf('createCamera }')).toBeLessThan(js.body.indexOf('const WORDS'));
+    expect((await c.get('/console/assets/scanner-store.js')).statusCode).toBe(404);
     const sw = await c.get('/console/scanner-sw.js');
     expect(sw.headers['content-type']).toContain('text/javascript');
     expect(sw.body).not.toContain('__VERSION__');

@@ -89,6 +89,11 @@ describe('the new event form', () => {
     const second = await make('Winter Ball 2027');
     expect(second.headers.location).toContain('/winter-ball-2027/');
     expect(await slugs()).toEqual(['sommerfest-koeln', 'sommerfest-koeln-2', 'winter-ball-2027']);
+    // an archived event keeps its address: it is taken too
+    await t.ctx.db.updateTable('events').set({ archived: true }).where('slug', '=', 'winter-ball-2027').execute();
+    const third = await make('Winter Ball 2027');
+    expect(third.headers.location).toContain('/winter-ball-2027-2/');
+    expect(await slugs()).toEqual(['sommerfest-koeln', 'sommerfest-koeln-2', 'winter-ball-2027', 'winter-ball-2027-2']);
   });
 
   it('shows every problem in one round, in plain words, and creates nothing', async () => {

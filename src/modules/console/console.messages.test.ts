@@ -1,47 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.ts';
+import type { TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
-import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
+import { MESSAGES_PASSWORD as PW, MESSAGES_PEOPLE as people, messagesFixture } from '../messages/messages.fixture.ts';
 
 /** Messages in the console: the list with counts, the form, its preview with a real order, sending, and who may. */
 let t: TestApp;
-const PW = 'a long enough password';
-const people = { manager: 'manager@example.org', viewer: 'viewer@example.org' } as const;
-
-const line = (ref: string, extra: Record<string, unknown> = {}) => ({
-  kind: 'tickets' as const,
-  ref,
-  quantity: 1,
-  unit_price: 2500,
-  ...extra,
-});
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedAccount(
-    t.ctx,
-    makeAccountFile({
-      slug: 'msgc',
-      users: Object.entries(people).map(([role, email]) => ({ email, role: role as 'manager', password: PW })),
-      events: [
-        makeEvent({
-          slug: 'fest',
-          timezone: 'Europe/Berlin',
-          ticket_types: [
-            { key: 'day', name: 'Day ticket', price: 2500, capacity: 100 },
-            { key: 'camp', name: 'Camping', price: 2500, capacity: 100 },
-          ],
-          checkin_lists: [{ key: 'gate', name: 'Gate' }],
-          orders: [
-            makeOrder({ ref: 'FST-1', name: 'Ann', email: 'ann@example.org', lines: [line('day')] }),
-            makeOrder({ ref: 'FST-2', email: 'bob@example.org', lines: [line('camp')] }),
-            makeOrder({ ref: 'FST-3', email: 'cy@example.org', lines: [line('camp', { checked_in: ['gate'] })] }),
-          ],
-        }),
-      ],
-    }),
-  );
-  await seedAccount(t.ctx, makeAccountFile({ slug: 'msgc-other', events: [makeEvent({ slug: 'elsewhere' })] }));
+  ({ t } = await messagesFixture());
 });
 afterAll(() => t.close());
 beforeEach(() => t.clock.advance(61_000));
@@ -52,7 +18,7 @@ async function signedIn(role: keyof typeof people) {
   expect((await c.signIn(people[role], PW)).statusCode).toBe(303);
   return c;
 }
-const base = '/console/a/msgc/events/fest/messages';
+const base = '/console/a/msg/events/show/messages';
 const messages = () => t.ctx.db.selectFrom('messages').selectAll().orderBy('id').execute();
 const draft = {
   subject: 'Camping opens early',
@@ -68,7 +34,7 @@ describe('the messages page', () => {
     const page = await m.get(base);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('aria-current="page">Messages</a>');
-    expect(page.body).toContain('name="ticket_types" value="camp"');
+    expect(page.body).toContain('name="ticket_types" value="vip"');
     expect(page.body).toContain('No messages yet.');
     const v = await signedIn('viewer');
     const seen = await v.get(base);
@@ -96,19 +62,19 @@ describe('the messages page', () => {
   it('previews the mail with the first matching order and says how many will receive it', async () => {
     const m = await signedIn('manager');
     await m.get(base);
-    const res = await m.post(base, { ...draft, ticket_types: ['camp'], intent: 'preview' });
+    const res = await m.post(base, { ...draft, ticket_types: ['ga'], intent: 'preview' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('2 orders will receive it');
-    expect(res.body).toContain('FST-2');
-    expect(res.body).toContain('bob@example.org');
+    expect(res.body).toContain('MSG-1');
+    expect(res.body).toContain('ann@example.org');
     // the mail's HTML, escaped into the sandboxed frame's srcdoc, with the rendered Markdown
     expect(res.body).toMatch(/<iframe sandbox="" [^>]*srcdoc="[^"]*&lt;strong&gt;noon&lt;\/strong&gt;/);
     expect(res.body).toContain('The camp site opens at noon.');
     // the form keeps what was typed
     expect(res.body).toContain('value="Camping opens early"');
-    expect(res.body).toMatch(/value="camp"\s+checked/);
+    expect(res.body).toMatch(/value="ga"\s+checked/);
     expect(await messages()).toHaveLength(0);
-    const nobody = await m.post(base, { ...draft, ticket_types: ['day'], checked_in: 'yes', intent: 'preview' });
+    const nobody = await m.post(base, { ...draft, ticket_types: ['vip'], checked_in: 'yes', intent: 'preview' });
     expect(nobody.body).toContain('No order matches');
   });
 
@@ -134,7 +100,7 @@ describe('the messages page', () => {
   it('sends: queued for the matching orders, then listed with its counts', async () => {
     const m = await signedIn('manager');
     await m.get(base);
-    const res = await m.post(base, { ...draft, ticket_types: ['camp'], checked_in: 'no', intent: 'send' });
+    const res = await m.post(base, { ...draft, ticket_types: ['vip'], checked_in: 'no', intent: 'send' });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe(`${base}?done=sent`);
     const [msg] = await messages();
@@ -143,10 +109,10 @@ describe('the messages page', () => {
     const page = await m.get(`${base}?done=sent`);
     expect(page.body).toContain('Queued: the mails go out');
     expect(page.body).toContain('Camping opens early');
-    expect(page.body).toMatch(/Camping · Paid · Not checked in/);
+    expect(page.body).toMatch(/VIP · Paid · Not checked in/);
     expect(page.body).toMatch(/<td class="num">1<\/td>\s*<td class="num">1<\/td>\s*<td class="num">0<\/td>/);
     // the order's activity in the console names the message
-    const desk = await m.get('/console/a/msgc/events/fest/orders/FST-2');
+    const desk = await m.get('/console/a/msg/events/show/orders/MSG-2');
     expect(desk.body).toContain('Message sent: &quot;Camping opens early&quot;');
   });
 
@@ -169,6 +135,6 @@ describe('the messages page', () => {
 
   it("answers 404 for another account's event", async () => {
     const m = await signedIn('manager');
-    expect((await m.get('/console/a/msgc-other/events/elsewhere/messages')).statusCode).toBe(404);
+    expect((await m.get('/console/a/msg-other/events/theirs/messages')).statusCode).toBe(404);
   });
 });

@@ -91,6 +91,12 @@ export function listEventSummaries(db: Db, accountId: number, now: Date) {
 
 export type EventSummaryRow = Awaited<ReturnType<typeof listEventSummaries>>[number];
 
+/** The slugs of all the account's events, archived ones too (a new event's must differ from each). */
+export async function listEventSlugs(db: Db, accountId: number): Promise<string[]> {
+  const rows = await db.selectFrom('events').select('slug').where('account_id', '=', accountId).execute();
+  return rows.map((r) => r.slug);
+}
+
 /** The id of an account's event by slug, read now (not through the catalogue cache). */
 export async function findEventId(db: Db, accountId: number, slug: string): Promise<number | undefined> {
   const row = await db

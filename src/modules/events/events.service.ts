@@ -10,6 +10,7 @@ import {
   eventHasOrders,
   findEventBySlug,
   findEventId,
+  listEventSlugs,
   listEventSummaries,
   listEvents,
   listSeries,
@@ -147,6 +148,11 @@ export async function getEventSummaries(ctx: AppContext, accountId: number): Pro
   const now = ctx.clock.now();
   const rows = await listEventSummaries(ctx.db, accountId, now);
   return rows.map((e) => ({ ...e, past: new Date(e.starts_at) < now }));
+}
+
+/** The slugs the account's events use, archived ones too: taken for a new event. */
+export async function getEventSlugs(ctx: AppContext, accountId: number): Promise<string[]> {
+  return listEventSlugs(ctx.db, accountId);
 }
 
 /**

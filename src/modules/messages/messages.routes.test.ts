@@ -1,49 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
+import type { TestApp } from '../../../test/app.ts';
+import { messagesFixture, type MessagesAccount } from './messages.fixture.ts';
 import { renderMessageMail } from './messages.mail.ts';
 
 /** Messages to attendees through the API (contract section 15): filters, counts, refusals, sending. */
 let t: TestApp;
-let a: Awaited<ReturnType<typeof seedAccount>>;
-let other: Awaited<ReturnType<typeof seedAccount>>;
+let a: MessagesAccount;
+let other: MessagesAccount;
 const json = { 'content-type': 'application/json' };
 
-const line = (ref: string, extra: Record<string, unknown> = {}) => ({
-  kind: 'tickets' as const,
-  ref,
-  quantity: 1,
-  unit_price: 2500,
-  ...extra,
-});
-
 beforeAll(async () => {
-  t = await createTestApp();
-  a = await seedAccount(
-    t.ctx,
-    makeAccountFile({
-      slug: 'msg',
-      events: [
-        makeEvent({
-          slug: 'show',
-          ticket_types: [
-            { key: 'ga', name: 'General admission', price: 2500, capacity: 100 },
-            { key: 'vip', name: 'VIP', price: 2500, capacity: 100 },
-          ],
-          checkin_lists: [{ key: 'main', name: 'Main door' }],
-          orders: [
-            makeOrder({ ref: 'MSG-1', name: 'Ann', email: 'ann@example.org', lines: [line('ga')] }),
-            makeOrder({ ref: 'MSG-2', email: 'bob@example.org', lines: [line('vip')] }),
-            makeOrder({ ref: 'MSG-3', email: 'cleo@example.org', lines: [line('ga', { checked_in: ['main'] })] }),
-            makeOrder({ ref: 'MSG-4', status: 'pending', paid_at: undefined, payments: [], lines: [line('ga')] }),
-            makeOrder({ ref: 'MSG-5', status: 'refunded', refunds: [{ amount: 2500, at: '2026-11-02T10:00:00Z' }] }),
-          ],
-        }),
-        makeEvent({ slug: 'quiet' }),
-      ],
-    }),
-  );
-  other = await seedAccount(t.ctx, makeAccountFile({ slug: 'msg-other', events: [makeEvent({ slug: 'theirs' })] }));
+  ({ t, a, other } = await messagesFixture());
 });
 afterAll(() => t.close());
 

@@ -28,17 +28,27 @@ export interface AttendeeInput {
 
 const closed = (what: string) => new AppError('unprocessable', 'self_service_closed', what);
 
-/** The order locked, with what its buyer may still do. */
-export async function lockOrderRights(trx: Db, orderId: number, now: Date): Promise<SelfServiceRights & { status: string }> {
-  const o = await trx
+type OrderRights = SelfServiceRights & { status: string };
+
+/** The order's status and what its buyer may still do; with `lock`, under the order's row lock. */
+async function orderRights(db: Db, orderId: number, now: Date, lock: boolean): Promise<OrderRights> {
+  const query = db
     .selectFrom('orders as o')
     .innerJoin('events as e', 'e.id', 'o.event_id')
     .select(['o.status', 'e.starts_at', 'e.self_service'])
-    .where('o.id', '=', orderId)
-    .forUpdate('o')
-    .executeTakeFirstOrThrow();
+    .where('o.id', '=', orderId);
+  const o = await (lock ? query.forUpdate('o') : query).executeTakeFirstOrThrow();
   return { ...selfServiceRights(o.self_service, { status: o.status, event_starts_at: o.starts_at }, now), status: o.status };
 }
+
+/** The order locked (in the caller's transaction), with what its buyer may still do. */
+export const lockOrderRights = (trx: Db, orderId: number, now: Date) => orderRights(trx, orderId, now, true);
+
+/**
+ * The same without the lock: for a check whose writes come later under a lock of their own that
+ * checks again what they depend on (a refund: the order's status, its balance, the tickets).
+ */
+export const readOrderRights = (db: Db, orderId: number, now: Date) => orderRights(db, orderId, now, false);
 
 function checkInput(input: AttendeeInput, emailRequired: boolean): AttendeeInput {
   const name = input.name.trim();

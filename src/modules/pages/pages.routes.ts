@@ -8,7 +8,7 @@ import { ticketsPdf } from '../orders/ticket-pdf.view.ts';
 import { confirmCard, loadBySecret, paySandbox, payState, startCardPayment } from './pay-order.ts';
 import { cardPageBody, notPayable, payPageBody, paymentPendingBody } from './pay.view.ts';
 import { shopRoutes } from './shop.routes.ts';
-import { ADDRESS_KEYS } from './invoice-request.view.ts';
+import { ADDRESS_KEYS } from './invoice-address.view.ts';
 import { readAddressForm } from './address-form.ts';
 import { requestInvoice } from '../orders/invoice-reissue.service.ts';
 import { AppError, notFound } from '../../platform/errors.ts';

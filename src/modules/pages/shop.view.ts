@@ -8,6 +8,7 @@ import { sessionName } from '../reports/availability.repo.ts';
 import { lowStock, type Form, type ShopData } from './shop.service.ts';
 import { calendarPath } from './order.view.ts';
 import { SEAT_MAP_SCRIPT, seatMapSection } from './seat-map.view.ts';
+import { invoiceAddressFieldset } from './invoice-address.view.ts';
 
 const SHOP_CSS = raw(`<style>
 .admit-shop fieldset{border:1px solid var(--admit-text-color-muted);border-radius:var(--admit-card-radius);margin:1rem 0;padding:.75rem 1rem}
@@ -330,23 +331,12 @@ function allFree(data: ShopData): boolean {
 function invoiceAddressFields(v: ShopView): SafeHtml {
   const mode = v.data.invoiceAddress;
   if (!mode) return html``;
-  const { m } = v.loc;
-  const req = mode === 'required';
-  // `part`: a field every address has (required once the group is filled in); the others are optional in any case
-  const field = (key: string, label: string, opts: { part: boolean; auto?: string; short?: boolean }) =>
-    html`<div class="field">
-      <label for="f-inv_${key}">${label}${opts.part ? '' : ` (${m.invoiceAddressOptional})`}</label
-      ><input type="text" id="f-inv_${key}" name="inv_${key}"${opts.auto ? raw(` autocomplete="${opts.auto}"`) : raw('')}${opts.part && req ? raw(' required') : raw('')}${opts.short ? raw(' maxlength="2" size="3"') : raw('')} value="${v.form[`inv_${key}`] ?? ''}" ${attrs(v, `inv_${key}`)} />${err(v, `inv_${key}`)}
-    </div>`;
-  return html`<fieldset>
-    <legend>${m.invoiceAddress}${req ? '' : ` (${m.invoiceAddressOptional})`}</legend>
-    <p class="muted">${m.invoiceAddressHint}</p>
-    ${field('company', m.company, { part: false, auto: 'organization' })}
-    ${field('name', m.name, { part: true, auto: 'billing name' })}
-    ${field('street', m.street, { part: true, auto: 'billing street-address' })}
-    ${field('postcode', m.postcode, { part: true, auto: 'billing postal-code' })}
-    ${field('city', m.city, { part: true, auto: 'billing address-level2' })}
-    ${field('country', m.countryCode, { part: true, auto: 'billing country', short: true })}
-    ${field('vat_id', m.vatId, { part: false })}
-  </fieldset>`;
+  return invoiceAddressFieldset({
+    m: v.loc.m,
+    idPrefix: 'f',
+    required: mode === 'required',
+    values: v.form,
+    problems: Object.fromEntries(Object.entries(v.fields).map(([name, problems]) => [name, problems.join(' ')])),
+    hint: v.loc.m.invoiceAddressHint,
+  });
 }

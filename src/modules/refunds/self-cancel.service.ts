@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { lockOrderRights, type Actor } from '../orders/attendees.service.ts';
+import { lockOrderRights, readOrderRights, type Actor } from '../orders/attendees.service.ts';
 import { chargedAmounts } from '../orders/charged-amounts.ts';
 import { loadOrderDocument, type OrderDocument } from '../orders/order-document.repo.ts';
 import { logOrder, recordPartRefunded } from '../orders/order-state.repo.ts';
@@ -77,7 +77,11 @@ export async function cancelTickets(
     });
   }
   const now = ctx.clock.now();
-  const rights = await ctx.db.transaction().execute((trx) => lockOrderRights(trx, order.id, now));
+  // A plain read: a lock taken here would end with its own transaction, before anything is written.
+  // The deadline and the fee are the event's and the clock's, which no order lock holds still; the
+  // refund checks again under the order's lock what the write depends on (paid, not refunded,
+  // the balance, the chosen tickets still valid), and voiding without a refund takes that lock too.
+  const rights = await readOrderRights(ctx.db, order.id, now);
   if (by.kind === 'buyer' && !rights.cancel) throw closed('Tickets of this order can no longer be cancelled');
   if (rights.status !== 'paid') throw closed('Only tickets of a paid order can be cancelled');
   const fee = by.kind === 'buyer' ? rights.feePercent : 0;
