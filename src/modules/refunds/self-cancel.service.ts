@@ -88,7 +88,7 @@ export async function cancelTickets(
   const quote = cancelQuote(doc, all, chosen, fee);
   const actor = by.kind === 'buyer' ? 'buyer' : by.email;
   if (quote.refund > 0) {
-    await refundOrder(
+    const result = await refundOrder(
       ctx,
       { ...order, by: actor },
       {
@@ -98,6 +98,10 @@ export async function cancelTickets(
         key: SELF_CANCEL_KEY + key,
       },
     );
+    // `already`: this form went through before (answer as then), or the whole order was refunded
+    // meanwhile by someone else, when this cancellation returned nothing and must not say it did
+    if ('already' in result && !(await sameCancelDone(ctx, order.id, key)))
+      throw closed('This order was refunded in full meanwhile');
     return { refunded_cents: quote.refund, fee_cents: quote.fee, tickets: chosen };
   }
   // nothing goes back: the tickets end now, under the order's lock
