@@ -4,13 +4,14 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../platform/http/schemas.ts';
 
-/** The scanner's static files, read once; their URLs carry a hash of their content. */
+/** The console's static files (the scanner's, the seating page's, the description preview's), read once; their URLs carry a hash of their content. */
 const ASSETS = (() => {
   const here = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
   const require = createRequire(import.meta.url);
   const files: Record<string, { body: string; type: string }> = {
     'scanner.js': { body: here('scanner.js'), type: 'text/javascript; charset=utf-8' },
     'seating.js': { body: here('seating.js'), type: 'text/javascript; charset=utf-8' },
+    'description-preview.js': { body: here('description-preview.js'), type: 'text/javascript; charset=utf-8' },
     'jsQR.js': { body: readFileSync(require.resolve('jsqr/dist/jsQR.js'), 'utf8'), type: 'text/javascript; charset=utf-8' },
     'icon.svg': { body: here('icon.svg'), type: 'image/svg+xml' },
   };
