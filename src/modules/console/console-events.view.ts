@@ -5,7 +5,17 @@ import type { EventConfig, EventDocument } from '../events/event-config.service.
 import type { EventSummary } from '../events/events.service.ts';
 import { localInput } from './catalogue-form.ts';
 import { can, type Viewer } from './console.http.ts';
-import { checkbox, consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console-layout.view.ts';
+import {
+  checkbox,
+  consolePage,
+  emptyState,
+  field,
+  hiddenCsrf,
+  nextStep,
+  select,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
 import { TIMEZONES } from './event-form.ts';
 import { eventTabs } from './event-tabs.view.ts';
 import { asset } from './console.assets.ts';
@@ -70,9 +80,24 @@ export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; ar
                   </tbody>
                 </table>
               </div>`
-              : html`<div class="card"><p>${opts.archived ? m.noArchivedEvents : m.noEventsYet}</p></div>`
+              : noEvents(viewer, Boolean(opts.archived))
           }`,
   });
+}
+
+/** The empty list: what will be there, and creating the first event (or going back from the archive). */
+function noEvents(viewer: Viewer, archived: boolean): SafeHtml {
+  const m = t();
+  const href = `${accountBase(viewer)}/events`;
+  if (archived)
+    return emptyState({
+      name: 'archived-events',
+      text: m.emptyArchived,
+      next: nextStep(href, m.emptyBackToCurrent, 'secondary'),
+    });
+  return can(viewer, 'events.write')
+    ? emptyState({ name: 'events', text: m.emptyEvents, next: nextStep(`${href}/new`, m.emptyCreateFirstEvent) })
+    : emptyState({ name: 'events', text: `${m.emptyEvents} ${m.emptyEventsAskOwner}` });
 }
 
 /** Current events or archived ones: two links, the shown one marked. */

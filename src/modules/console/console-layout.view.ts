@@ -316,6 +316,21 @@ export function select(opts: {
   </div>`;
 }
 
+/**
+ * A list with nothing in it yet: a sentence saying what will appear there and the next step (a
+ * link, a button, a small form). `name` marks which list it stands for (`data-empty`).
+ */
+export function emptyState(opts: { name: string; text: string | SafeHtml; next?: SafeHtml | string }): SafeHtml {
+  return html`<div class="card empty" data-empty="${opts.name}">
+    <p>${opts.text}</p>
+    ${opts.next ? html`<p class="actions next">${opts.next}</p>` : ''}
+  </div>`;
+}
+
+/** An empty state's next step as a button-styled link. */
+export const nextStep = (href: string, label: string, kind: 'primary' | 'secondary' = 'primary'): SafeHtml =>
+  html`<a class="button${kind === 'secondary' ? ' secondary' : ''}" href="${href}">${label}</a>`;
+
 export function hiddenCsrf(token: string): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${token}" />`;
 }

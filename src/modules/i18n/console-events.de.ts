@@ -68,8 +68,6 @@ export const consoleEventsDe: ConsoleEvents = {
   pillDraft: 'Entwurf',
   pillArchived: 'archiviert',
   pillPast: 'vorbei',
-  noArchivedEvents: 'Keine archivierten Veranstaltungen.',
-  noEventsYet: 'Noch keine Veranstaltungen.',
   whichEvents: 'Welche Veranstaltungen',
   current: 'Aktuell',
   archived: 'Archiviert',
