@@ -98,7 +98,7 @@ fieldset.plain-fieldset{border:0;padding:0;margin:0 0 .5rem}fieldset.plain-field
 .md-preview{border:1px dashed #b9c0cc;border-radius:var(--radius);padding:.75rem 1rem;margin-top:.5rem;background:#fff;max-width:48rem;overflow-wrap:anywhere}
 .md-preview>h2{font-size:1rem;margin:0 0 .5rem;color:var(--muted)}.md-body>:first-child{margin-top:0}.md-body>:last-child{margin-bottom:0}
 .empty{border-style:dashed;padding:1.25rem}.empty p{margin:0 0 .75rem}.empty p:last-child{margin-bottom:0}.empty .next{overflow-wrap:anywhere}
-@media (max-width:48rem){.shell{grid-template-columns:minmax(0,1fr)}.nav{display:none}
+@media (max-width:48rem){.shell{grid-template-columns:minmax(0,1fr);grid-template-rows:auto 1fr}.nav{display:none}
 .topbar{display:flex;flex-wrap:wrap;align-items:center;gap:0 .75rem;background:#14213d;color:#e8ecf4;padding:.5rem .75rem;position:relative}
 .topbar .brand{font-weight:700;font-size:1.1rem;color:#fff;text-decoration:none}
 .topbar .account{flex:1;min-width:0;font-size:.85rem;color:#b8c2d6;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}

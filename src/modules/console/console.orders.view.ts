@@ -56,6 +56,14 @@ export function ordersListPage(
   const raw_ = query;
   const tz = event.timezone;
   const m = t();
+  // an event without any order: what it needs before the first, and no filters over nothing
+  if (readiness)
+    return consolePage({
+      title: m.ordersOf(event.name),
+      viewer,
+      active: 'events',
+      body: html`${eventTabs(viewer, event.slug, 'orders')} ${noOrdersYet(viewer, readiness)}`,
+    });
   const body = html`${eventTabs(viewer, event.slug, 'orders')}
         <form method="get" action="${base}/orders" class="card filters" role="search" aria-label="${m.findOrders}">
           <div class="grid">
