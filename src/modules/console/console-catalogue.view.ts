@@ -5,7 +5,17 @@ import type { EventConfig, EventDocument } from '../events/event-config.service.
 import { fieldText, listOf, type KindSpec } from './catalogue-form.ts';
 import { can, type Viewer } from './console.http.ts';
 import { accountBase } from './console-events.view.ts';
-import { checkbox, consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console-layout.view.ts';
+import {
+  checkbox,
+  consolePage,
+  emptyState,
+  field,
+  hiddenCsrf,
+  nextStep,
+  select,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
 import { eventTabs } from './event-tabs.view.ts';
 import { t } from './console-lang.ts';
 import { kindWord } from './catalogue-words.ts';
@@ -44,6 +54,8 @@ function itemFields(
   prefix: string,
   creating: boolean,
   mine: boolean,
+  /** the event's ticket types tab, offered when a choice of them has none */
+  typesHref: string,
 ): SafeHtml {
   const errs = mine ? (opts.errors ?? {}) : {};
   const m = t();
@@ -78,7 +90,7 @@ function itemFields(
                 const ticked = new Set(shown as string[]);
                 return html`<fieldset class="field">
                   <legend>${f.label}</legend>
-                  ${choices[f.choices!].length ? choices[f.choices!].map((c) => checkbox({ name: f.name, label: c.label, value: c.value, checked: ticked.has(c.value), id: `${id}-${c.value}` })) : html`<p class="muted">${m.noneYet}</p>`}
+                  ${choices[f.choices!].length ? choices[f.choices!].map((c) => checkbox({ name: f.name, label: c.label, value: c.value, checked: ticked.has(c.value), id: `${id}-${c.value}` })) : noChoices(f.choices!, typesHref)}
                   ${f.hint ? html`<p class="hint">${f.hint}</p>` : ''}
                   ${errs[f.name] ? html`<p class="error">${plainList(errs[f.name])}</p>` : ''}
                 </fieldset>`;
@@ -101,6 +113,13 @@ function itemFields(
               });
             })}
         </div>`;
+}
+
+/** A choice of ticket types (or audiences, goods) when there are none: said so, with where to add the first. */
+function noChoices(of: keyof Choices, typesHref: string): SafeHtml {
+  const m = t();
+  if (of !== 'ticket_types') return html`<p class="muted">${m.noneYet}</p>`;
+  return html`<p class="muted">${m.emptyNeedsTypes} <a href="${typesHref}#add">${m.emptyAddTicketType}</a></p>`;
 }
 
 /** One line about an item: price, discount (with its uses, limit and ticket types), capacity, on sale or archived. */
@@ -147,7 +166,7 @@ export function cataloguePage(
   };
   const action = `${accountBase(viewer)}/events/${doc.slug}/${kind.slug}`;
   const fieldsOf = (item: Record<string, unknown>, prefix: string, creating: boolean, mine: boolean) =>
-    itemFields(kind, doc, choices, opts, item, prefix, creating, mine);
+    itemFields(kind, doc, choices, opts, item, prefix, creating, mine, `${accountBase(viewer)}/events/${doc.slug}/ticket-types`);
   const shown = kind.id === 'code' ? items.slice(0, 200) : items;
   const extra: SummaryExtra = { uses: opts.uses, typeNames: new Map((doc.ticket_types ?? []).map((tt) => [tt.key, tt.name])) };
   const m = t();
@@ -159,7 +178,15 @@ export function cataloguePage(
     active: 'events',
     flash: opts.flash,
     body: html`${eventTabs(viewer, doc.slug, kind.slug)}
-          ${items.length === 0 ? html`<p class="muted">${m.noItemsYet(title)}${writable ? html` <a href="#add">${m.addFirst(singular)}</a>.` : ''}</p>` : ''}
+          ${
+            items.length === 0
+              ? emptyState({
+                  name: kind.slug,
+                  text: `${m.noItemsYet(title)} ${m.emptyKind[kind.slug] ?? ''}`.trim(),
+                  next: writable ? nextStep('#add', m.addFirst(singular)) : undefined,
+                })
+              : ''
+          }
           ${shown.map((item, i) => {
             const id = String(item[kind.id]);
             const mine = opts.open === id;

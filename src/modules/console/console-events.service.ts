@@ -9,7 +9,7 @@ import {
   type EventConfig,
   type EventDocument,
 } from '../events/event-config.service.ts';
-import { getEventId, getEventSlugs, hasOrders } from '../events/events.service.ts';
+import { eventPageUrl, getEventId, getEventSlugs, hasOrders } from '../events/events.service.ts';
 import { freeKey, slugify } from './derived-keys.ts';
 
 /** What the console's "Generate codes" form asks for. */
@@ -111,6 +111,21 @@ export async function changeSeating(
   await putEventConfig(ctx, accountId, slug, doc, etag);
 }
 
+/**
+ * The event's waiting list switched on or off and how long an offer is held (contract section 13),
+ * saved over the ETag the page was read with (412 when someone changed the event since).
+ */
+export async function changeWaitingList(
+  ctx: AppContext,
+  accountId: number,
+  slug: string,
+  etag: string,
+  waitingList: { enabled: boolean; offer_minutes: number },
+): Promise<void> {
+  const { document } = await loadEventConfig(ctx, accountId, slug);
+  await putEventConfig(ctx, accountId, slug, { ...document, waiting_list: waitingList }, etag);
+}
+
 /** Whether the event has orders (then it is archived rather than deleted, and stays published). */
 export function eventHasOrders(ctx: AppContext, accountId: number, slug: string): Promise<boolean> {
   return hasOrders(ctx, accountId, slug).catch(noSuchEvent);
@@ -125,4 +140,31 @@ export function removeEvent(ctx: AppContext, accountId: number, slug: string): P
 export async function discountCodeUses(ctx: AppContext, accountId: number, slug: string): Promise<Map<string, number>> {
   const eventId = await getEventId(ctx, accountId, slug).catch(noSuchEvent);
   return codeUses(ctx.db, eventId);
+}
+
+/** What an event lacks before buyers can order, for the console's empty lists of orders. */
+export interface SalesReadiness {
+  slug: string;
+  status: 'draft' | 'published';
+  archived: boolean;
+  /** a ticket type (not archived), extra or donation */
+  somethingToBuy: boolean;
+  /** the buyer page's address */
+  publicUrl: string;
+}
+
+export async function salesReadiness(
+  ctx: AppContext,
+  account: { id: number; slug: string },
+  slug: string,
+): Promise<SalesReadiness> {
+  const { document: d } = await loadEventConfig(ctx, account.id, slug);
+  const live = (items: Array<{ key: string; archived?: boolean }> | undefined) => (items ?? []).some((i) => !i.archived);
+  return {
+    slug: d.slug,
+    status: d.status ?? 'published',
+    archived: Boolean(d.archived),
+    somethingToBuy: live(d.ticket_types) || live(d.goods) || live(d.donations),
+    publicUrl: eventPageUrl(ctx, account.slug, d.slug),
+  };
 }

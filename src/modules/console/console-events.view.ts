@@ -5,9 +5,20 @@ import type { EventConfig, EventDocument } from '../events/event-config.service.
 import type { EventSummary } from '../events/events.service.ts';
 import { localInput } from './catalogue-form.ts';
 import { can, type Viewer } from './console.http.ts';
-import { checkbox, consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console-layout.view.ts';
+import {
+  checkbox,
+  consolePage,
+  emptyState,
+  field,
+  hiddenCsrf,
+  nextStep,
+  select,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
 import { TIMEZONES } from './event-form.ts';
 import { eventTabs } from './event-tabs.view.ts';
+import { asset } from './console.assets.ts';
 import { t } from './console-lang.ts';
 
 // The console's event pages: the list, a new event, one event's details (with duplicating it).
@@ -69,9 +80,24 @@ export function eventListPage(opts: { viewer: Viewer; events: EventSummary[]; ar
                   </tbody>
                 </table>
               </div>`
-              : html`<div class="card"><p>${opts.archived ? m.noArchivedEvents : m.noEventsYet}</p></div>`
+              : noEvents(viewer, Boolean(opts.archived))
           }`,
   });
+}
+
+/** The empty list: what will be there, and creating the first event (or going back from the archive). */
+function noEvents(viewer: Viewer, archived: boolean): SafeHtml {
+  const m = t();
+  const href = `${accountBase(viewer)}/events`;
+  if (archived)
+    return emptyState({
+      name: 'archived-events',
+      text: m.emptyArchived,
+      next: nextStep(href, m.emptyBackToCurrent, 'secondary'),
+    });
+  return can(viewer, 'events.write')
+    ? emptyState({ name: 'events', text: m.emptyEvents, next: nextStep(`${href}/new`, m.emptyCreateFirstEvent) })
+    : emptyState({ name: 'events', text: `${m.emptyEvents} ${m.emptyEventsAskOwner}` });
 }
 
 /** Current events or archived ones: two links, the shown one marked. */
@@ -92,6 +118,8 @@ function eventForm(opts: {
   creating: boolean;
   etag?: string;
   submit: string;
+  /** the description as buyers will see it, after the form's Preview button (null: it is empty) */
+  preview?: SafeHtml | null;
 }): SafeHtml {
   const d = opts.doc;
   const tz = d.timezone ?? 'Europe/Berlin';
@@ -99,6 +127,7 @@ function eventForm(opts: {
   const m = t();
   return html`<form method="post" action="${opts.action}" class="card">
       ${hiddenCsrf(opts.viewer.csrf)} ${opts.etag ? html`<input type="hidden" name="etag" value="${opts.etag}" />` : ''}
+      <button type="submit" class="default-submit" tabindex="-1" aria-hidden="true">${opts.submit}</button>
       ${e._ ? html`<div class="flash bad" role="alert">${e._.map(plainGeneral).join(' ')}</div>` : ''}
       <div class="grid">
         ${field({ name: 'name', label: m.name, value: d.name, errors: e, required: true })}
@@ -148,15 +177,36 @@ function eventForm(opts: {
         ${field({ name: 'venue_name', label: m.venue, value: d.venue?.name, errors: e })}
         ${field({ name: 'venue_address', label: m.venueAddress, value: d.venue?.address, errors: e })}
       </div>
-      <div class="field">
-        <label for="f-description">${m.description}</label>
-        <textarea id="f-description" name="description" rows="6" aria-describedby="f-description-hint">${d.description ?? ''}</textarea>
-        <p class="hint" id="f-description-hint">${m.descriptionHint}</p>
-        ${e.description ? html`<p class="error">${plainList(e.description)}</p>` : ''}
-      </div>
+      ${descriptionField(opts.viewer, opts.action, d.description ?? '', e, opts.preview)}
       ${selfServiceFields(d, tz, e)}
       <button type="submit">${opts.submit}</button>
     </form>`;
+}
+
+/**
+ * The description (Markdown) with its preview: the Preview button sends the form back to be shown
+ * again with the description rendered below it, nothing saved (it also works without script);
+ * description-preview.js renders it as the organiser types, through the account's preview
+ * endpoint. Both show what `renderDescription` makes of it, the very HTML of the buyer page.
+ */
+function descriptionField(viewer: Viewer, action: string, text: string, e: FieldErrors, preview?: SafeHtml | null): SafeHtml {
+  const m = t();
+  const previewing = preview !== undefined;
+  return html`<div class="field">
+      <label for="f-description">${m.description}</label>
+      <textarea id="f-description" name="description" rows="6" aria-describedby="f-description-hint" data-preview-url="${accountBase(viewer)}/markdown-preview">${text}</textarea>
+      <p class="hint" id="f-description-hint">${m.descriptionHint}</p>
+      ${e.description ? html`<p class="error">${plainList(e.description)}</p>` : ''}
+      <p class="actions">
+        <button type="submit" name="intent" value="preview" class="secondary" formaction="${action}#description-preview">${m.previewDescription}</button>
+      </p>
+      <section id="description-preview" class="md-preview" aria-labelledby="description-preview-h" data-empty="${m.previewEmpty}" data-failed="${m.previewFailed}" ${previewing ? '' : raw('hidden')}>
+        <h2 id="description-preview-h">${m.previewTitle}</h2>
+        ${previewing ? html`<p class="hint" data-preview-note>${m.previewNotSaved}</p>` : ''}
+        <div class="md-body" data-preview-body>${previewing ? (preview ?? html`<p class="muted">${m.previewEmpty}</p>`) : ''}</div>
+      </section>
+      <script src="${asset('description-preview.js')}" defer></script>
+    </div>`;
 }
 
 /** The document's `self_service` rules as a fieldset (contract section 15). */
@@ -178,7 +228,12 @@ function selfServiceFields(d: Partial<EventDocument>, tz: string, e: FieldErrors
 }
 
 /** The new event form, empty or with what was sent and its errors. */
-export function newEventPage(opts: { viewer: Viewer; doc: Partial<EventDocument>; errors?: FieldErrors }): string {
+export function newEventPage(opts: {
+  viewer: Viewer;
+  doc: Partial<EventDocument>;
+  errors?: FieldErrors;
+  preview?: SafeHtml | null;
+}): string {
   const { viewer } = opts;
   const m = t();
   return consolePage({
@@ -192,6 +247,7 @@ export function newEventPage(opts: { viewer: Viewer; doc: Partial<EventDocument>
       errors: opts.errors,
       creating: true,
       submit: m.createEvent,
+      preview: opts.preview,
     }),
   });
 }
@@ -210,6 +266,10 @@ export function eventDetailsPage(opts: {
   doc: Partial<EventDocument>;
   errors?: FieldErrors;
   flash: Flash | null;
+  /** the description previewed (see eventForm) */
+  preview?: SafeHtml | null;
+  /** the version the form was read with, kept through a preview so that saving still finds a change made since */
+  etag?: string;
 }): string {
   const { viewer, config, doc } = opts;
   const writable = can(viewer, 'events.write');
@@ -231,8 +291,9 @@ export function eventDetailsPage(opts: {
                   doc,
                   errors: opts.errors,
                   creating: false,
-                  etag: config.etag,
+                  etag: opts.etag ?? config.etag,
                   submit: m.save,
+                  preview: opts.preview,
                 })}
                 <form method="post" action="${accountBase(viewer)}/events/${config.document.slug}/duplicate" class="card">
                   <h2>${m.duplicate}</h2>

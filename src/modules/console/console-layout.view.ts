@@ -94,7 +94,11 @@ progress{width:100%;height:1rem}ul.plain{list-style:none;padding:0;margin:0}ul.p
 fieldset.plain-fieldset{border:0;padding:0;margin:0 0 .5rem}fieldset.plain-fieldset legend{font-weight:700;margin-bottom:.5rem}
 .nav-search{margin:.25rem 0 .5rem}.nav-search input{max-width:100%;min-width:9rem}
 .center{max-width:26rem;margin:8vh auto;padding:0 1rem}.center .card{padding:1.5rem}
-@media (max-width:48rem){.shell{grid-template-columns:minmax(0,1fr)}.nav{display:none}
+.default-submit{position:absolute;left:-9999px;width:1px;height:1px;overflow:hidden}
+.md-preview{border:1px dashed #b9c0cc;border-radius:var(--radius);padding:.75rem 1rem;margin-top:.5rem;background:#fff;max-width:48rem;overflow-wrap:anywhere}
+.md-preview>h2{font-size:1rem;margin:0 0 .5rem;color:var(--muted)}.md-body>:first-child{margin-top:0}.md-body>:last-child{margin-bottom:0}
+.empty{border-style:dashed;padding:1.25rem}.empty p{margin:0 0 .75rem}.empty p:last-child{margin-bottom:0}.empty .next{overflow-wrap:anywhere}
+@media (max-width:48rem){.shell{grid-template-columns:minmax(0,1fr);grid-template-rows:auto 1fr}.nav{display:none}
 .topbar{display:flex;flex-wrap:wrap;align-items:center;gap:0 .75rem;background:#14213d;color:#e8ecf4;padding:.5rem .75rem;position:relative}
 .topbar .brand{font-weight:700;font-size:1.1rem;color:#fff;text-decoration:none}
 .topbar .account{flex:1;min-width:0;font-size:.85rem;color:#b8c2d6;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
@@ -311,6 +315,21 @@ export function select(opts: {
     ${errs.length ? html`<p class="error" id="${id}-err">${plainList(errs)}</p>` : ''}
   </div>`;
 }
+
+/**
+ * A list with nothing in it yet: a sentence saying what will appear there and the next step (a
+ * link, a button, a small form). `name` marks which list it stands for (`data-empty`).
+ */
+export function emptyState(opts: { name: string; text: string | SafeHtml; next?: SafeHtml | string }): SafeHtml {
+  return html`<div class="card empty" data-empty="${opts.name}">
+    <p>${opts.text}</p>
+    ${opts.next ? html`<p class="actions next">${opts.next}</p>` : ''}
+  </div>`;
+}
+
+/** An empty state's next step as a button-styled link. */
+export const nextStep = (href: string, label: string, kind: 'primary' | 'secondary' = 'primary'): SafeHtml =>
+  html`<a class="button${kind === 'secondary' ? ' secondary' : ''}" href="${href}">${label}</a>`;
 
 export function hiddenCsrf(token: string): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${token}" />`;

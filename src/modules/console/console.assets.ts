@@ -11,13 +11,14 @@ import { errorResponses } from '../../platform/http/schemas.ts';
  */
 const SCANNER_PARTS = ['scanner-store.js', 'scanner-camera.js', 'scanner.js'];
 
-/** The scanner's static files, read once; their URLs carry a hash of their content. */
+/** The console's static files (the scanner's, the seating page's, the description preview's), read once; their URLs carry a hash of their content. */
 const ASSETS = (() => {
   const here = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
   const require = createRequire(import.meta.url);
   const files: Record<string, { body: string; type: string }> = {
     'scanner.js': { body: SCANNER_PARTS.map(here).join('\n'), type: 'text/javascript; charset=utf-8' },
     'seating.js': { body: here('seating.js'), type: 'text/javascript; charset=utf-8' },
+    'description-preview.js': { body: here('description-preview.js'), type: 'text/javascript; charset=utf-8' },
     'jsQR.js': { body: readFileSync(require.resolve('jsqr/dist/jsQR.js'), 'utf8'), type: 'text/javascript; charset=utf-8' },
     'icon.svg': { body: here('icon.svg'), type: 'image/svg+xml' },
   };

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { DASHBOARD_GROUPS, eventDashboard, type DashboardGroup } from '../reports/dashboard.service.ts';
 import { CONSOLE_PAGE, principalOfViewer, requireRole, viewerOf } from './console.http.ts';
 import { dashboardPage } from './console.dashboard.view.ts';
+import { salesReadiness } from './console-events.service.ts';
 
 /** An event's dashboard in the console: for everyone who may read orders (the page: console.dashboard.view.ts). */
 
@@ -18,7 +19,8 @@ export async function consoleDashboardRoutes(app: FastifyInstance): Promise<void
         ? (request.query.by as DashboardGroup)
         : 'day';
       const d = await eventDashboard(ctx, principalOfViewer(viewer), request.params.event, by);
-      return reply.type('text/html; charset=utf-8').send(dashboardPage(viewer, d, by));
+      const readiness = d.recent.length ? undefined : await salesReadiness(ctx, viewer.account!, request.params.event);
+      return reply.type('text/html; charset=utf-8').send(dashboardPage(viewer, d, by, readiness));
     },
   );
 }

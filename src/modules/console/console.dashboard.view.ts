@@ -4,8 +4,10 @@ import { minorDigits } from '../../platform/money.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 import { DASHBOARD_GROUPS, type Dashboard, type DashboardGroup } from '../reports/dashboard.service.ts';
 import { barChart } from './charts.view.ts';
-import type { Viewer } from './console.http.ts';
-import { consolePage } from './console-layout.view.ts';
+import { can, type Viewer } from './console.http.ts';
+import { consolePage, emptyState, nextStep } from './console-layout.view.ts';
+import type { SalesReadiness } from './console-events.service.ts';
+import { noOrdersYet } from './empty-states.view.ts';
 import { statusLabel } from './console.order-desk.view.ts';
 import { eventTabs } from './event-tabs.view.ts';
 import { formatTag, t } from './console-lang.ts';
@@ -36,7 +38,13 @@ function bucketLabel(key: string, group: DashboardGroup): string {
 }
 
 /** The dashboard, its sales grouped `by` day, week or month. */
-export function dashboardPage(viewer: Viewer, d: Dashboard, by: DashboardGroup): string {
+export function dashboardPage(
+  viewer: Viewer,
+  d: Dashboard,
+  by: DashboardGroup,
+  /** what the event lacks before its first order (asked for when it has none) */
+  readiness?: SalesReadiness,
+): string {
   const cur = d.event.currency;
   const amount = (c: number) => money(c, cur);
   const unit = 10 ** minorDigits(cur);
@@ -44,6 +52,7 @@ export function dashboardPage(viewer: Viewer, d: Dashboard, by: DashboardGroup):
   const m = t();
   const group = GROUP_LABEL[by](m);
   const base = `/console/a/${encodeURIComponent(viewer.account!.slug)}/events/${encodeURIComponent(d.event.slug)}`;
+  const write = can(viewer, 'events.write');
   const tickets = d.availability.rows.filter((r) => r.kind === 'tickets');
   const sold = tickets.reduce((s, r) => s + r.sold, 0);
   const best = d.sales.reduce((m, b) => (b.net_cents > (m?.net_cents ?? -Infinity) ? b : m), d.sales[0]);
@@ -153,7 +162,11 @@ export function dashboardPage(viewer: Viewer, d: Dashboard, by: DashboardGroup):
                   </tbody>
                 </table>
               </div>`
-              : html`<p>${m.nothingOnSale}</p>`
+              : emptyState({
+                  name: 'availability',
+                  text: m.emptyNothingOnSale,
+                  next: write ? nextStep(`${base}/ticket-types#add`, m.emptyAddTicketType, 'secondary') : undefined,
+                })
           }
         </section>
 
@@ -168,7 +181,11 @@ export function dashboardPage(viewer: Viewer, d: Dashboard, by: DashboardGroup):
                     <progress id="cl-${l.id}" max="${Math.max(l.tickets, l.checked_in, 1)}" value="${l.checked_in}"></progress>
                   </div>`,
                   )
-                : html`<p>${m.noCheckinLists}</p>`
+                : emptyState({
+                    name: 'checkin-lists',
+                    text: m.emptyNoLists,
+                    next: write ? nextStep(`${base}/checkin-lists#add`, m.emptyAddList, 'secondary') : undefined,
+                  })
             }
           </section>
           <section class="card" aria-labelledby="recent-h">
@@ -184,7 +201,9 @@ export function dashboardPage(viewer: Viewer, d: Dashboard, by: DashboardGroup):
                   )}
                 </ul>
                 <p><a href="${base}/orders">${m.allOrdersLink}</a></p>`
-                : html`<p>${m.noOrdersYet}</p>`
+                : readiness
+                  ? noOrdersYet(viewer, readiness)
+                  : html`<p>${m.noOrdersYet}</p>`
             }
           </section>
         </div>`;

@@ -9,7 +9,7 @@ import {
 } from '../checkin/door.service.ts';
 import { asset } from './console.assets.ts';
 import { can, type Viewer } from './console.http.ts';
-import { consolePage } from './console-layout.view.ts';
+import { consolePage, emptyState, nextStep } from './console-layout.view.ts';
 import { consoleLang, formatTag, t } from './console-lang.ts';
 import { statusLabel } from './console.order-desk.view.ts';
 import { consoleScannerEn, type ConsoleScanner } from '../i18n/console-scanner.en.ts';
@@ -87,9 +87,27 @@ export function doorListPage(viewer: Viewer, events: DoorEvent[], past: boolean)
                   }
                 </section>`,
                 )
-              : html`<div class="card"><p>${past ? m.noPastEvents : m.noDoorEvents}</p></div>`
+              : noDoorEvents(viewer, past)
           }
-          <p>${past ? html`<a href="${base}">${m.doorNow}</a>` : html`<a href="${base}?past=1">${m.pastEvents}</a>`}</p>`,
+          ${
+            // with nothing at the door, the empty card already offers the past events
+            past || events.length
+              ? html`<p>${past ? html`<a href="${base}">${m.doorNow}</a>` : html`<a href="${base}?past=1">${m.pastEvents}</a>`}</p>`
+              : ''
+          }`,
+  });
+}
+
+/** No event at the door: when one will be, and the next step (an event to create, or the past ones to see). */
+function noDoorEvents(viewer: Viewer, past: boolean): SafeHtml {
+  const m = t();
+  if (past) return emptyState({ name: 'door-past', text: m.emptyDoorPast });
+  const events = `/console/a/${encodeURIComponent(viewer.account!.slug)}/events`;
+  return emptyState({
+    name: 'door',
+    text: m.emptyDoor,
+    next: html`${can(viewer, 'events.write') ? nextStep(`${events}/new`, m.emptyCreateEvent) : ''}
+      ${nextStep(`${doorBase(viewer)}?past=1`, m.emptySeePast, 'secondary')}`,
   });
 }
 

@@ -11,6 +11,15 @@ import { flashOf, type FieldErrors, type Flash } from './console-layout.view.ts'
 import { EVENT_SLUG, eventErrors, readEventForm } from './event-form.ts';
 import { t } from './console-lang.ts';
 import { plainMessage } from './plain-words.ts';
+import { renderDescription } from '../events/description.ts';
+import { verifyCsrf } from '../../platform/http/csrf.ts';
+import { errorResponses } from '../../platform/http/schemas.ts';
+import type { SafeHtml } from '../../platform/http/html.ts';
+
+/** The event document's description is at most this long (its JSON schema); the console's form fields too. */
+const DESCRIPTION_MAX = 20_000;
+/** 20,000 characters as JSON: up to 6 bytes each when escaped, with room for the braces and key. */
+const PREVIEW_BODY_LIMIT = 6 * DESCRIPTION_MAX + 1024;
 
 const page = CONSOLE_PAGE;
 const form = CONSOLE_FORM;
@@ -40,6 +49,8 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
     requireRole(viewer, 'events.write');
     const form = await checkForm(ctx, request, viewer);
     const { doc, errors } = readEventForm(form, {});
+    // the Preview button: the form again with its description rendered, nothing saved
+    if (form.intent === 'preview') return send(reply, newEventPage({ viewer, doc, preview: renderDescription(doc.description) }));
     const again = (errs: FieldErrors, status: number) => send(reply, newEventPage({ viewer, doc, errors: errs }), status);
     // the address is made from the name unless the organiser gave one
     const derived = !doc.slug;
@@ -67,7 +78,14 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
     request: FastifyRequest<{ Params: P }>,
     reply: FastifyReply,
     viewer: Viewer,
-    opts: { doc?: Partial<EventDocument>; errors?: FieldErrors; flash?: Flash | null; status?: number } = {},
+    opts: {
+      doc?: Partial<EventDocument>;
+      errors?: FieldErrors;
+      flash?: Flash | null;
+      status?: number;
+      preview?: SafeHtml | null;
+      etag?: string;
+    } = {},
   ) => {
     const config = await loadEventConfig(ctx, viewer.account!.id, request.params.event);
     const publicUrl = `${ctx.config.baseUrl}/e/${viewer.account!.slug}/${config.document.slug}`;
@@ -89,6 +107,7 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
         doc: opts.doc ?? config.document,
         errors: opts.errors,
         flash: opts.flash ?? flashOf(request.query) ?? lifecycleFlash(request.query),
+        ...(opts.preview !== undefined ? { preview: opts.preview, etag: opts.etag } : {}),
       }),
       opts.status ?? 200,
     );
@@ -106,6 +125,10 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
     const form = await checkForm(ctx, request, viewer);
     const current = await loadEventConfig(ctx, viewer.account!.id, request.params.event);
     const { doc, errors } = readEventForm(form, current.document);
+    if (form.intent === 'preview') {
+      // nothing saved; the form keeps the version it was read with, so Save still notices a change made since
+      return details(request, reply, viewer, { doc, preview: renderDescription(doc.description), etag: form.etag ?? '' });
+    }
     if (Object.keys(errors).length) {
       const more = eventErrors(await documentProblems(ctx, viewer.account!.id, current.document.slug, doc));
       return details(request, reply, viewer, { doc, errors: { ...more, ...errors }, status: 422 });
@@ -127,6 +150,36 @@ export async function consoleEventsRoutes(app: FastifyInstance): Promise<void> {
     }
     return see(reply, `${accountBase(viewer)}/events/${current.document.slug}?done=event-saved`);
   });
+
+  // ---- the description's preview as the organiser types (description-preview.js): the buyer page's HTML
+  app.post<{ Params: { account: string }; Body: { markdown: string } }>(
+    '/console/a/:account/markdown-preview',
+    {
+      bodyLimit: PREVIEW_BODY_LIMIT,
+      config: { validationError: { status: 422, code: 'validation_failed' } },
+      schema: {
+        hide: true,
+        params: { type: 'object', required: ['account'], properties: { account: { type: 'string', maxLength: 300 } } },
+        headers: { type: 'object', properties: { 'x-csrf-token': { type: 'string', maxLength: 200 } } },
+        body: {
+          type: 'object',
+          required: ['markdown'],
+          additionalProperties: false,
+          properties: { markdown: { type: 'string', maxLength: DESCRIPTION_MAX } },
+        },
+        response: {
+          200: { type: 'object', required: ['html'], additionalProperties: false, properties: { html: { type: 'string' } } },
+          ...errorResponses(400, 401, 403, 404, 413, 415, 422),
+        },
+      },
+    },
+    async (request) => {
+      const viewer = await viewerOf(ctx, request, request.params.account);
+      requireRole(viewer, 'events.write');
+      await verifyCsrf(ctx, request, `console:${viewer.session.id}`, request.headers['x-csrf-token']);
+      return { html: renderDescription(request.body.markdown)?.value ?? '' };
+    },
+  );
 
   app.post<{ Params: P }>('/console/a/:account/events/:event/duplicate', form, async (request, reply) => {
     const viewer = await viewerOf(ctx, request, request.params.account);

@@ -167,7 +167,7 @@ describe('console invoicing', () => {
     const ref = res.json().ref as string;
     const c = await signedIn(manager, '10.8.0.6');
     const page = await c.get(`${base}/events/gig/orders/${ref}/invoices`);
-    expect(page.body).toContain('No invoice was issued for this order.');
+    expect(page.body).toContain('No invoice for this order yet. Issue one below with the buyer’s address.');
     expect(page.body).toContain('Issue an invoice');
     const before = (await t.ctx.db.selectFrom('invoices').select('number').execute()).length;
     const issued = await c.post(`${base}/events/gig/orders/${ref}/invoices/reissue`, {

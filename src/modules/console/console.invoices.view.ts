@@ -4,8 +4,17 @@ import { day, money } from './formats.ts';
 import { t } from './console-lang.ts';
 import { plainList } from './plain-words.ts';
 import type { InvoiceListing } from '../invoices/invoices.service.ts';
-import type { Viewer } from './console.http.ts';
-import { checkbox, consolePage, field, hiddenCsrf, type FieldErrors, type Flash } from './console-layout.view.ts';
+import { can, type Viewer } from './console.http.ts';
+import {
+  checkbox,
+  consolePage,
+  emptyState,
+  field,
+  hiddenCsrf,
+  nextStep,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
 import { eventBase } from './console.order-desk.view.ts';
 import { eventTabs } from './event-tabs.view.ts';
 
@@ -88,7 +97,17 @@ export function orderInvoicesPage(v: {
               </tbody>
             </table>
           </div>`
-        : html`<p class="muted">${m.ivcNone}</p>`
+        : emptyState({
+            name: 'invoices',
+            text: v.write && v.paid ? m.emptyInvoicesIssue : v.paid ? m.emptyInvoicesNone : m.emptyInvoicesUnpaid,
+            next: can(v.viewer, 'invoicing.manage')
+              ? nextStep(
+                  `/console/a/${encodeURIComponent(v.viewer.account!.slug)}/invoicing`,
+                  m.emptyInvoicingSettings,
+                  'secondary',
+                )
+              : undefined,
+          })
     }
     ${
       v.write && (standing || v.paid)

@@ -4,7 +4,17 @@ import type { EventRow } from '../events/events.repo.ts';
 import type { TicketTypeView } from '../events/events.service.ts';
 import type { MessageOut } from '../messages/messages.service.ts';
 import { can, type Viewer } from './console.http.ts';
-import { checkbox, consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console-layout.view.ts';
+import {
+  checkbox,
+  consolePage,
+  emptyState,
+  field,
+  hiddenCsrf,
+  nextStep,
+  select,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
 import { t } from './console-lang.ts';
 import { eventBase } from './console.order-desk.view.ts';
 import { count, when } from './formats.ts';
@@ -49,9 +59,14 @@ function audience(msg: MessageOut, types: TicketTypeView[]): string {
     .join(' · ');
 }
 
-function list(messages: MessageOut[], types: TicketTypeView[], tz: string): SafeHtml {
+function list(messages: MessageOut[], types: TicketTypeView[], tz: string, write: boolean): SafeHtml {
   const m = t();
-  if (!messages.length) return html`<p class="muted">${m.msgNone}</p>`;
+  if (!messages.length)
+    return emptyState({
+      name: 'messages',
+      text: m.emptyMessages,
+      next: write ? nextStep('#f-subject', m.emptyWriteFirst, 'secondary') : undefined,
+    });
   return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${m.msgListLabel}">
     <table>
       <caption class="skip">${m.msgListCaption}</caption>
@@ -182,6 +197,6 @@ export function messagesPage(opts: {
     <p>${m.msgLead}</p>
     ${opts.preview ? previewBlock(opts.preview) : ''}
     ${can(viewer, 'orders.write') ? composeForm(viewer, event, opts.types, opts.draft, opts.errors ?? {}) : ''}
-    ${list(opts.messages, opts.types, event.timezone)}`;
+    ${list(opts.messages, opts.types, event.timezone, can(viewer, 'orders.write'))}`;
   return consolePage({ title: m.msgTitle(event.name), viewer, active: 'events', flash: opts.flash ?? null, body });
 }

@@ -3,7 +3,8 @@ import { t } from './console-lang.ts';
 import { plainMessage } from './plain-words.ts';
 import { AppError } from '../../platform/errors.ts';
 import { randomSecret } from '../../platform/secrets.ts';
-import { orderDeskEvent, orderDeskList, parseOrderFilter } from '../orders/order-desk.service.ts';
+import { isFiltered, orderDeskEvent, orderDeskList, parseOrderFilter } from '../orders/order-desk.service.ts';
+import { salesReadiness } from './console-events.service.ts';
 import { csvKindOf, exportOrdersCsv } from '../orders/orders-csv.service.ts';
 import { createCompOrder } from '../orders/orders.service.ts';
 import {
@@ -49,7 +50,13 @@ export async function consoleOrdersRoutes(app: FastifyInstance): Promise<void> {
         request.query.after || undefined,
         PER_PAGE,
       );
-      return send(reply, ordersListPage(viewer, list, request.query), Object.keys(list.errors).length ? 422 : 200);
+      const failed = Object.keys(list.errors).length > 0;
+      // an event without orders says what it still needs before its first one
+      const readiness =
+        !list.orders.length && !failed && !isFiltered(list.filter) && !request.query.after
+          ? await salesReadiness(ctx, viewer.account!, request.params.event)
+          : undefined;
+      return send(reply, ordersListPage(viewer, list, request.query, readiness), failed ? 422 : 200);
     },
   );
 

@@ -112,7 +112,7 @@ describe('the orders desk', () => {
     expect(refsIn((await c.get(`${desk}?status=pending`)).body)).toEqual(['GALA-PEND']);
     expect(refsIn((await c.get(`${desk}?ticket_type=vip`)).body)).toEqual(['GALA-ADA']);
     expect(refsIn((await c.get(`${desk}?from=2026-11-20&to=2026-11-21`)).body)).toEqual(['GALA-ADA']);
-    expect((await c.get(`${desk}?q=OTHER-1`)).body).toContain('No orders match.');
+    expect((await c.get(`${desk}?q=OTHER-1`)).body).toContain('No orders match these filters.');
     const bad = await c.get(`${desk}?from=2026-02-30`);
     expect(bad.statusCode).toBe(422);
     expect(bad.body).toMatch(/id="f-from"[^>]*aria-invalid="true"/);

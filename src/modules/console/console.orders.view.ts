@@ -3,7 +3,18 @@ import { money, when } from './formats.ts';
 import { html, raw } from '../../platform/http/html.ts';
 import { isFiltered, ORDER_STATUSES, type DeskEvent, type DeskList, type OrderFilter } from '../orders/order-desk.service.ts';
 import { can, type Viewer } from './console.http.ts';
-import { consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console-layout.view.ts';
+import {
+  consolePage,
+  emptyState,
+  field,
+  hiddenCsrf,
+  nextStep,
+  select,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
+import type { SalesReadiness } from './console-events.service.ts';
+import { noOrdersYet } from './empty-states.view.ts';
 import { eventBase, statusLabel, statusPill } from './console.order-desk.view.ts';
 import { eventTabs } from './event-tabs.view.ts';
 import { t } from './console-lang.ts';
@@ -32,13 +43,27 @@ function filterQuery(f: OrderFilter, extra: Record<string, string> = {}): string
 }
 
 /** The list page; `query` is the request's query string as typed (shown back in the search form). */
-export function ordersListPage(viewer: Viewer, list: DeskList, query: Record<string, string>): string {
+export function ordersListPage(
+  viewer: Viewer,
+  list: DeskList,
+  query: Record<string, string>,
+  /** what the event lacks before its first order (asked for when it has none) */
+  readiness?: SalesReadiness,
+): string {
   const { event, ticketTypes, filter, errors } = list;
   const failed = Object.keys(errors).length > 0;
   const base = eventBase(viewer, event.slug);
   const raw_ = query;
   const tz = event.timezone;
   const m = t();
+  // an event without any order: what it needs before the first, and no filters over nothing
+  if (readiness)
+    return consolePage({
+      title: m.ordersOf(event.name),
+      viewer,
+      active: 'events',
+      body: html`${eventTabs(viewer, event.slug, 'orders')} ${noOrdersYet(viewer, readiness)}`,
+    });
   const body = html`${eventTabs(viewer, event.slug, 'orders')}
         <form method="get" action="${base}/orders" class="card filters" role="search" aria-label="${m.findOrders}">
           <div class="grid">
@@ -117,9 +142,15 @@ export function ordersListPage(viewer: Viewer, list: DeskList, query: Record<str
                   : ''
               }
             </nav>`
-            : html`<div class="card">
-              <p>${failed ? m.checkSearch : isFiltered(filter) ? m.noOrdersMatch : m.noOrdersYet}</p>
-            </div>`
+            : failed
+              ? html`<div class="card"><p>${m.checkSearch}</p></div>`
+              : isFiltered(filter) || !readiness
+                ? emptyState({
+                    name: 'orders-match',
+                    text: m.emptyNoMatch,
+                    next: nextStep(`${base}/orders`, m.emptyClearFilters, 'secondary'),
+                  })
+                : noOrdersYet(viewer, readiness)
         }`;
   return consolePage({ title: m.ordersOf(event.name), viewer, active: 'events', body });
 }

@@ -161,7 +161,8 @@ describe('the console as an organiser reads it', () => {
     expect(codes.body).toContain('10% off · used 0 of 50 · only VIP');
     expect(codes.body).toContain('€5.00 off · used 1 time, no limit · every ticket type');
     const none = await c.get('/console/a/words/events/show/codes');
-    expect(none.body).toContain('No discount codes yet. <a href="#add">Add the first discount code</a>.');
+    expect(none.body).toContain('No discount codes yet. Discount codes take a percent or an amount off');
+    expect(none.body).toContain('<a class="button" href="#add">Add the first discount code</a>');
     expect(none.body).toMatch(/<form method="post" action="[^"]+\/codes" class="card" id="add">/);
   });
 

@@ -16,6 +16,7 @@ import { eventBase } from './console.order-desk.view.ts';
 import { incomePage, ordersReportPage } from './console.reports.view.ts';
 import { vatOnInvoices } from '../invoices/invoices.service.ts';
 import { t } from './console-lang.ts';
+import { eventHasOrders, salesReadiness } from './console-events.service.ts';
 
 /**
  * Reports in the console: the income report with its month table and the orders report
@@ -28,6 +29,10 @@ type P = { account: string; event: string };
 export async function consoleReportsRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
+  /** For an event without any order: what it lacks before its first (the reports say it first). */
+  const ifNoOrders = async (viewer: Viewer, slug: string) =>
+    (await eventHasOrders(ctx, viewer.account!.id, slug)) ? undefined : salesReadiness(ctx, viewer.account!, slug);
+
   // ---- income: figures, and the month table
   app.get<{ Params: P; Querystring: Record<string, string> }>(
     '/console/a/:account/events/:event/reports',
@@ -37,7 +42,10 @@ export async function consoleReportsRoutes(app: FastifyInstance): Promise<void> 
       requireRole(viewer, 'orders.read');
       const r = await getIncome(ctx, principalOfViewer(viewer), request.params.event, request.query as ReportQuery);
       const vat = await vatOnInvoices(ctx.db, viewer.account!.id, request.params.event);
-      return send(reply, incomePage(viewer, request.params.event, request.query, r, vat));
+      return send(
+        reply,
+        incomePage(viewer, request.params.event, request.query, r, vat, await ifNoOrders(viewer, request.params.event)),
+      );
     },
   );
 
@@ -50,9 +58,10 @@ export async function consoleReportsRoutes(app: FastifyInstance): Promise<void> 
   ) => {
     const p = principalOfViewer(viewer);
     const q = request.query as ReportQuery;
-    const [report, saved] = await Promise.all([
+    const [report, saved, readiness] = await Promise.all([
       getOrdersReport(ctx, p, request.params.event, q),
       getSavedReports(ctx, p, request.params.event),
+      ifNoOrders(viewer, request.params.event),
     ]);
     const page = ordersReportPage({
       viewer,
@@ -64,6 +73,7 @@ export async function consoleReportsRoutes(app: FastifyInstance): Promise<void> 
       flash: opts.flash ?? flashOf(request.query),
       errors: opts.errors,
       name: opts.name,
+      readiness,
     });
     return send(reply, page, opts.status ?? 200);
   };

@@ -8,7 +8,19 @@ import type { InvoicedVat } from '../invoices/invoices.service.ts';
 import { GROUPS, type OrdersReport } from '../reports/orders-report.service.ts';
 import type { getSavedReports } from '../reports/reports.service.ts';
 import { can, type Viewer } from './console.http.ts';
-import { buttonForm, consolePage, field, hiddenCsrf, select, type FieldErrors, type Flash } from './console-layout.view.ts';
+import {
+  buttonForm,
+  consolePage,
+  emptyState,
+  field,
+  hiddenCsrf,
+  nextStep,
+  select,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
+import type { SalesReadiness } from './console-events.service.ts';
+import { noOrdersYet } from './empty-states.view.ts';
 import { eventBase } from './console.order-desk.view.ts';
 import { eventTabs } from './event-tabs.view.ts';
 
@@ -58,6 +70,24 @@ function reportNav(base: string, active: 'income' | 'orders'): SafeHtml {
   </nav>`;
 }
 
+const rangeOf = (q: Record<string, string>) => q.range || '30d';
+/** The same report over all time (its other choices kept). */
+function allTime(q: Record<string, string>): string {
+  const next = new URLSearchParams(Object.entries(q).filter(([k]) => !['range', 'from', 'to', 'done'].includes(k)));
+  next.set('range', 'all');
+  return next.toString();
+}
+
+/** A range without orders (the event has some): say so, and offer all time. */
+function nothingInRange(href: string, q: Record<string, string>): SafeHtml {
+  const m = t();
+  return emptyState({
+    name: 'range',
+    text: m.emptyInRange,
+    next: rangeOf(q) === 'all' ? undefined : nextStep(`${href}?${allTime(q)}`, m.emptyAllTime, 'secondary'),
+  });
+}
+
 /** The range fields both reports share. */
 function rangeFields(q: Record<string, string>): SafeHtml {
   const m = t();
@@ -83,6 +113,8 @@ export function incomePage(
   query: Record<string, string>,
   r: IncomeReport,
   vat: InvoicedVat[] = [],
+  /** given when the event has no orders at all: what it lacks before its first */
+  readiness?: SalesReadiness,
 ): string {
   const base = eventBase(viewer, event);
   const w = t();
@@ -100,6 +132,7 @@ export function incomePage(
     [w.rpPending, (x) => m(x.pending_cents)],
   ];
   const body = html`${eventTabs(viewer, event, 'reports')} ${reportNav(base, 'income')}
+      ${readiness ? noOrdersYet(viewer, readiness) : ''}
       <form method="get" action="${base}/reports" class="card filters" aria-label="${w.rpIncomeRange}">
         <div class="grid">${rangeFields(query)}</div>
         <button type="submit">${w.rpShow}</button>
@@ -118,6 +151,7 @@ export function incomePage(
         )}
       </div>
       ${r.unpriced_payments ? html`<p class="flash bad" role="status">${w.rpUnpriced(n(r.unpriced_payments))}</p>` : ''}
+      ${!readiness && !r.months.length ? nothingInRange(`${base}/reports`, query) : ''}
       <h2>${w.rpByMonth(r.timezone)}</h2>
       <div class="table-wrap" tabindex="0" role="region" aria-label="${w.rpIncomeByMonth}">
         <table>
@@ -159,6 +193,8 @@ export interface OrdersReportView {
   /** a refused save: the field's errors and the name as typed */
   errors?: FieldErrors;
   name?: string;
+  /** given when the event has no orders at all: what it lacks before its first */
+  readiness?: SalesReadiness;
 }
 
 /** The orders report, its saved reports, and (for those who may) the form that saves it. */
@@ -172,6 +208,7 @@ export function ordersReportPage(v: OrdersReportView): string {
   const query = v.savedQuery;
   const write = can(viewer, 'events.write');
   const body = html`${eventTabs(viewer, v.event, 'reports')} ${reportNav(base, 'orders')}
+      ${v.readiness ? noOrdersYet(viewer, v.readiness) : ''}
       <form method="get" action="${base}/reports/orders" class="card filters" aria-label="${w.rpOrdersReport}">
         <div class="grid">
           ${select({
@@ -232,7 +269,11 @@ export function ordersReportPage(v: OrdersReportView): string {
                     <td class="num">${m(x.refund_cents)}</td>
                   </tr>`,
                   )
-                : html`<tr><td colspan="7">${w.rpNoOrders}</td></tr>`
+                : html`<tr><td colspan="7">${w.rpNoOrders}${
+                    !v.readiness && rangeOf(v.query) !== 'all'
+                      ? html` <a href="${base}/reports/orders?${allTime(v.query)}">${w.emptyAllTime}</a>`
+                      : ''
+                  }</td></tr>`
             }
             <tr class="total">
               <th scope="row">${w.rpTotal}</th>
@@ -270,7 +311,7 @@ export function ordersReportPage(v: OrdersReportView): string {
               </li>`,
             )}
           </ul>`
-          : html`<p class="muted">${w.rpNoneYet}</p>`
+          : html`<p class="muted" data-empty="saved-reports">${write ? w.emptySaved : w.emptySavedReadOnly}</p>`
       }
       ${
         write

@@ -9,7 +9,9 @@ import {
   buttonForm,
   checkbox,
   consolePage,
+  emptyState,
   field,
+  nextStep,
   hiddenCsrf,
   select,
   type FieldErrors,
@@ -43,7 +45,12 @@ export function teamPage(
     viewer,
     active: 'team',
     flash: opts.flash,
-    body: html`<div class="table-wrap" tabindex="0" role="region" aria-label="${tm.team}">
+    body: html`${
+      members.length <= 1 && !pending.length
+        ? emptyState({ name: 'team', text: tm.emptyTeam, next: nextStep('#invite', tm.emptyInvite) })
+        : ''
+    }
+          <div class="table-wrap" tabindex="0" role="region" aria-label="${tm.team}">
             <table>
               <thead>
                 <tr><th scope="col">${tm.person}</th><th scope="col">${tm.role}</th><th scope="col"><span class="muted">${tm.change}</span></th></tr>
@@ -77,7 +84,7 @@ export function teamPage(
                 </ul>`
               : ''
           }
-          <form method="post" action="${base}/team" class="card">
+          <form method="post" action="${base}/team" class="card" id="invite">
             <h2>${tm.inviteSomeone}</h2>
             ${hiddenCsrf(viewer.csrf)}
             <div class="grid">
@@ -115,7 +122,9 @@ export function tokensPage(
               </div>`
         : ''
     }
-          <div class="table-wrap" tabindex="0" role="region" aria-label="${m.apiTokens}">
+          ${
+            tokens.length
+              ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="${m.apiTokens}">
             <table>
               <thead>
                 <tr>
@@ -137,8 +146,10 @@ export function tokensPage(
                 )}
               </tbody>
             </table>
-          </div>
-          <form method="post" action="${base}/tokens" class="card">
+          </div>`
+              : emptyState({ name: 'tokens', text: m.emptyTokens, next: nextStep('#new-token', m.emptyCreateToken) })
+          }
+          <form method="post" action="${base}/tokens" class="card" id="new-token">
             <h2>${m.createToken}</h2>
             ${hiddenCsrf(viewer.csrf)} ${field({ name: 'name', label: m.tokenName, required: true, errors: opts.errors, hint: m.tokenNameHint })}
             <fieldset class="field">

@@ -3,6 +3,7 @@ import { AppError } from '../../platform/errors.ts';
 import { loadVisibleEvent, getTicketTypes } from '../events/events.service.ts';
 import { allEntries, offerNow, removeEntry, waitingListCsv } from '../waitlist/waitlist.service.ts';
 import {
+  can,
   checkForm,
   principalOfViewer,
   requireRole,
@@ -13,7 +14,9 @@ import {
   CONSOLE_FORM,
   CONSOLE_PAGE,
 } from './console.http.ts';
-import type { Flash } from './console-layout.view.ts';
+import type { FieldErrors, Flash } from './console-layout.view.ts';
+import { changeWaitingList, loadEventConfig } from './console-events.service.ts';
+import { STALE } from './console-events.view.ts';
 import { eventBase } from './console.order-desk.view.ts';
 import { waitingListPage } from './console.waitlist.view.ts';
 import { t } from './console-lang.ts';
@@ -26,19 +29,31 @@ type E = P & { id: string };
 const DONE: Record<string, (m: ConsoleMessages) => string> = {
   offered: (m) => m.wlDoneOffered,
   removed: (m) => m.wlDoneRemoved,
+  settings: (m) => m.wlDoneSettings,
 };
 
 /** An event's waiting list in the console: the list, offer now, remove, and the CSV. */
 export async function consoleWaitlistRoutes(app: FastifyInstance): Promise<void> {
   const ctx = app.ctx;
 
-  const show = async (reply: FastifyReply, viewer: Viewer, slug: string, flash: Flash | null, status = 200) => {
+  const show = async (
+    reply: FastifyReply,
+    viewer: Viewer,
+    slug: string,
+    flash: Flash | null,
+    status = 200,
+    refused?: { sent: Record<string, string>; errors: FieldErrors },
+  ) => {
     const p = principalOfViewer(viewer);
     const event = await loadVisibleEvent(ctx, p, slug);
     const [entries, types] = await Promise.all([allEntries(ctx, event), getTicketTypes(ctx, p, slug)]);
+    // the settings form keeps the version a refused save was read with
+    const settings = can(viewer, 'events.write')
+      ? { etag: refused?.sent.etag ?? (await loadEventConfig(ctx, viewer.account!.id, event.slug)).etag, ...refused }
+      : undefined;
     return send(
       reply,
-      waitingListPage({ viewer, event, entries, types: new Map(types.map((t) => [t.id, t.name])), flash }),
+      waitingListPage({ viewer, event, entries, types: new Map(types.map((t) => [t.id, t.name])), flash, settings }),
       status,
     );
   };
@@ -50,6 +65,7 @@ export async function consoleWaitlistRoutes(app: FastifyInstance): Promise<void>
       const viewer = await viewerOf(ctx, request, request.params.account);
       requireRole(viewer, 'orders.read');
       const done = Object.hasOwn(DONE, request.query.done ?? '') ? DONE[request.query.done!] : undefined;
+      if (request.query.done === 'stale') return show(reply, viewer, request.params.event, STALE);
       return show(reply, viewer, request.params.event, done ? { kind: 'ok', text: done(t()) } : null);
     },
   );
@@ -69,6 +85,32 @@ export async function consoleWaitlistRoutes(app: FastifyInstance): Promise<void>
         .send(body);
     },
   );
+
+  // ---- the settings: on or off, and how long an offer holds its places
+  app.post<{ Params: P }>('/console/a/:account/events/:event/waiting-list/settings', CONSOLE_FORM, async (request, reply) => {
+    const viewer = await viewerOf(ctx, request, request.params.account);
+    requireRole(viewer, 'events.write');
+    const form = await checkForm(ctx, request, viewer);
+    const event = await loadVisibleEvent(ctx, principalOfViewer(viewer), request.params.event);
+    const here = `${eventBase(viewer, event.slug)}/waiting-list`;
+    const m = t();
+    const minutes = Number((form.offer_minutes ?? '').trim().replace(/[.,\s]/g, ''));
+    const refuse = (errors: FieldErrors, status = 422) =>
+      show(reply, viewer, event.slug, { kind: 'bad', text: m.wlSettingsRefused }, status, { sent: form, errors });
+    if (!Number.isInteger(minutes) || minutes < 5 || minutes > 20_160) return refuse({ offer_minutes: [m.wlOfferMinutesBad] });
+    try {
+      await changeWaitingList(ctx, viewer.account!.id, event.slug, form.etag ?? '', {
+        enabled: form.enabled === '1',
+        offer_minutes: minutes,
+      });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.kind === 'precondition_failed') return see(reply, `${here}?done=stale#wl-settings`);
+      if (err.fields) return refuse({ offer_minutes: Object.values(err.fields).flat().map(plainMessage) });
+      throw err;
+    }
+    return see(reply, `${here}?done=settings`);
+  });
 
   for (const action of ['offer', 'remove'] as const) {
     app.post<{ Params: E }>(

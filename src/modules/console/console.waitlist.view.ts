@@ -2,7 +2,17 @@ import { html, type SafeHtml } from '../../platform/http/html.ts';
 import type { EventRow } from '../events/events.repo.ts';
 import type { EntryOut } from '../waitlist/waitlist.service.ts';
 import { can, type Viewer } from './console.http.ts';
-import { buttonForm, consolePage, type Flash } from './console-layout.view.ts';
+import {
+  buttonForm,
+  checkbox,
+  consolePage,
+  emptyState,
+  field,
+  hiddenCsrf,
+  nextStep,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
 import { eventBase } from './console.order-desk.view.ts';
 import { when } from './formats.ts';
 import { t } from './console-lang.ts';
@@ -35,21 +45,22 @@ export function waitingListPage(opts: {
   entries: EntryOut[];
   types: Map<number, string>;
   flash?: Flash | null;
+  /** the settings form, for those who may change the event: the version it was read with, and a refused save */
+  settings?: { etag: string; sent?: Record<string, string>; errors?: FieldErrors };
 }): string {
   const { viewer, event, entries } = opts;
   const base = eventBase(viewer, event.slug);
   const write = can(viewer, 'orders.write');
   const tz = event.timezone;
   const m = t();
+  // an empty list's card says whether the list is on; with entries, the line above them does
   const body: SafeHtml = html`${eventTabs(viewer, event.slug, 'waiting-list')}
-    <p>
-      ${
-        event.waiting_list_enabled
-          ? m.wlOn(String(event.waiting_list_offer_minutes))
-          : html`${m.wlOffBefore} <code>waiting_list</code>${m.wlOffAfter}`
-      }
-    </p>
-    <p><a class="button secondary" href="${base}/waiting-list.csv">${m.wlExportCsv}</a></p>
+    ${
+      entries.length
+        ? html`<p>${event.waiting_list_enabled ? m.wlOn(String(event.waiting_list_offer_minutes)) : m.wlOff}</p>
+          <p><a class="button secondary" href="${base}/waiting-list.csv">${m.wlExportCsv}</a></p>`
+        : ''
+    }
     ${
       entries.length
         ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="${m.tabWaitingList}">
@@ -112,7 +123,40 @@ export function waitingListPage(opts: {
               </tbody>
             </table>
           </div>`
-        : html`<p class="muted">${m.wlNobody}</p>`
-    }`;
+        : event.waiting_list_enabled
+          ? emptyState({ name: 'waiting-list', text: m.emptyWaitingOn })
+          : emptyState({
+              name: 'waiting-list',
+              text: opts.settings ? m.emptyWaitingOff : `${m.emptyWaitingOff} ${m.emptyAskOrganiser}`,
+              next: opts.settings ? nextStep('#wl-settings', m.emptyWaitingTurnOn) : undefined,
+            })
+    }
+    ${opts.settings ? settingsForm(viewer, event, opts.settings) : ''}`;
   return consolePage({ title: m.wlTitle(event.name), viewer, active: 'events', flash: opts.flash ?? null, body });
+}
+
+/** Whether the event offers a waiting list, and how long an offer holds its places. */
+function settingsForm(
+  viewer: Viewer,
+  event: EventRow,
+  s: { etag: string; sent?: Record<string, string>; errors?: FieldErrors },
+): SafeHtml {
+  const m = t();
+  const enabled = s.sent ? s.sent.enabled === '1' : event.waiting_list_enabled;
+  const minutes = s.sent ? (s.sent.offer_minutes ?? '') : String(event.waiting_list_offer_minutes);
+  return html`<form method="post" action="${eventBase(viewer, event.slug)}/waiting-list/settings" class="card" id="wl-settings">
+    <h2>${m.wlSettings}</h2>
+    ${hiddenCsrf(viewer.csrf)}<input type="hidden" name="etag" value="${s.etag}" />
+    ${checkbox({ name: 'enabled', label: m.wlEnabledLabel, checked: enabled })}
+    ${field({
+      name: 'offer_minutes',
+      label: m.wlOfferMinutes,
+      value: minutes,
+      hint: m.wlOfferMinutesHint,
+      errors: s.errors,
+      required: true,
+      attrs: 'inputmode="numeric"',
+    })}
+    <button type="submit">${m.wlSaveSettings}</button>
+  </form>`;
 }

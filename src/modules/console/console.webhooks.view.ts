@@ -4,7 +4,17 @@ import { html, type SafeHtml } from '../../platform/http/html.ts';
 import { WEBHOOK_TYPES } from '../webhooks/types.ts';
 import type { deliveryAttempts, DeliveryView, EndpointView } from '../webhooks/webhooks.service.ts';
 import type { Viewer } from './console.http.ts';
-import { buttonForm, checkbox, consolePage, field, hiddenCsrf, type FieldErrors, type Flash } from './console-layout.view.ts';
+import {
+  buttonForm,
+  checkbox,
+  consolePage,
+  emptyState,
+  field,
+  hiddenCsrf,
+  nextStep,
+  type FieldErrors,
+  type Flash,
+} from './console-layout.view.ts';
 
 /** The webhooks pages (owners): the endpoints with their forms, and one endpoint's delivery log. */
 
@@ -54,7 +64,7 @@ export function webhooksListPage(v: WebhooksListView): string {
               </div>`
       : ''
   }
-          ${endpoints.length === 0 ? html`<p class="muted">${m.whNoEndpoints}</p>` : ''}
+          ${endpoints.length === 0 ? emptyState({ name: 'webhooks', text: m.emptyWebhooks, next: nextStep('#add-endpoint', m.emptyAddEndpoint) }) : ''}
           ${endpoints.map(
             (e) => html`<details class="item">
               <summary>
@@ -80,7 +90,7 @@ export function webhooksListPage(v: WebhooksListView): string {
               </div>
             </details>`,
           )}
-          <form method="post" action="${base}" class="card">
+          <form method="post" action="${base}" class="card" id="add-endpoint">
             <h2>${m.whAddTitle}</h2>
             ${hiddenCsrf(viewer.csrf)}
             ${field({ name: 'url', label: m.whUrl, type: 'url', required: true, errors: v.errors, hint: m.whUrlHint })}
@@ -151,7 +161,11 @@ export function deliveryLogPage(v: DeliveryLogView): string {
                 </table>
               </div>
               ${next_after ? html`<p><a href="${base}/${id}?after=${next_after}">${m.whOlder}</a></p>` : ''}`
-              : html`<p class="muted">${m.whNoDeliveries}</p>`
+              : emptyState({
+                  name: 'deliveries',
+                  text: m.emptyDeliveries,
+                  next: buttonForm({ action: `${base}/${id}/test`, csrf: viewer.csrf, label: m.whSendTest }),
+                })
           }`;
   return consolePage({ title: m.whDeliveriesTo(endpoint.url), viewer, active: 'webhooks', flash: v.flash, body });
 }

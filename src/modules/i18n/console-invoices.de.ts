@@ -28,7 +28,6 @@ export const consoleInvoicesDe: ConsoleInvoices = {
   ivcInvoice: 'Rechnung',
   ivcCreditNote: 'Gutschrift',
   ivcCreditNoteFor: (invoice) => `Gutschrift zu ${invoice}`,
-  ivcNone: 'Für diese Bestellung wurde keine Rechnung ausgestellt.',
   ivcCorrectTitle: 'Adresse korrigieren und neu ausstellen',
   ivcCorrectIntro:
     'Die Rechnung wird durch eine Gutschrift storniert und eine neue mit dieser Adresse ausgestellt; beide erhalten neue Nummern.',

@@ -31,7 +31,6 @@ export const consoleInvoicesEn = {
   ivcInvoice: 'Invoice',
   ivcCreditNote: 'Credit note',
   ivcCreditNoteFor: (invoice: string) => `Credit note for ${invoice}`,
-  ivcNone: 'No invoice was issued for this order.',
   ivcCorrectTitle: 'Correct the address and issue again',
   ivcCorrectIntro: 'The invoice is cancelled by a credit note and a new one issued with this address; both get new numbers.',
   ivcIssueTitle: 'Issue an invoice',

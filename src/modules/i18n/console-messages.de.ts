@@ -6,7 +6,6 @@ export const consoleMessagesDe: ConsoleMessagesTab = {
   msgTitle: (event) => `Nachrichten: ${event}`,
   msgLead:
     'Schreiben Sie den Käufern der Bestellungen dieser Veranstaltung: eine Mail je Bestellung, an die Adresse der Bestellung, im Mail-Design des Kontos, mit einem Link zur Bestellung.',
-  msgNone: 'Noch keine Nachrichten.',
   msgListLabel: 'Nachrichten',
   msgListCaption: 'Nachrichten, neueste zuerst',
   msgColSubject: 'Betreff',

@@ -4,7 +4,6 @@ export const consoleMessagesEn = {
   msgTitle: (event: string) => `Messages: ${event}`,
   msgLead:
     "Write to the buyers of this event's orders: one mail per order, to the address it was bought with, in the account's mail design, with a link to the order.",
-  msgNone: 'No messages yet.',
   msgListLabel: 'Messages',
   msgListCaption: 'Messages, newest first',
   msgColSubject: 'Subject',

@@ -29,7 +29,6 @@ export const consoleOrdersDe: ConsoleOrders = {
   newestOrders: 'Neueste Bestellungen',
   olderOrders: 'Ältere Bestellungen',
   checkSearch: 'Bitte prüfen Sie die Suche oben.',
-  noOrdersMatch: 'Keine Bestellung passt.',
   noOrdersYet: 'Noch keine Bestellungen.',
   ordersOf: (event) => `Bestellungen · ${event}`,
   allOrders: '← Alle Bestellungen',

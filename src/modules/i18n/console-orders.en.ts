@@ -31,7 +31,6 @@ export const consoleOrdersEn = {
   newestOrders: 'Newest orders',
   olderOrders: 'Older orders',
   checkSearch: 'Check the search above.',
-  noOrdersMatch: 'No orders match.',
   noOrdersYet: 'No orders yet.',
   ordersOf: (event: string) => `Orders · ${event}`,
   allOrders: '← All orders',

@@ -60,7 +60,6 @@ export const consoleReportsDe: ConsoleReports = {
   rpTheDefaults: 'die Standardeinstellungen',
   rpDelete: 'Löschen',
   rpDeleteNamed: (name) => `${name} löschen`,
-  rpNoneYet: 'Noch keine.',
   rpSaveAs: 'Diesen Bericht speichern als',
   rpSaveReport: 'Bericht speichern',
   rpNotSaved: 'Nicht gespeichert: Bitte prüfen Sie den Namen.',

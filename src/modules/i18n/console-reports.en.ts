@@ -64,7 +64,6 @@ export const consoleReportsEn = {
   rpTheDefaults: 'the defaults',
   rpDelete: 'Delete',
   rpDeleteNamed: (name: string) => `Delete ${name}`,
-  rpNoneYet: 'None yet.',
   rpSaveAs: 'Save this report as',
   rpSaveReport: 'Save report',
   rpNotSaved: 'Not saved: check the name.',

@@ -7,9 +7,16 @@ export const consoleWaitlistEn = {
   wlRemoved: 'Removed',
   wlOn: (minutes: string) =>
     `The waiting list is on: a sold-out ticket type offers to join it, and units that come free are offered to the first in line who fits, holding them ${minutes} minutes for payment.`,
-  /** around the setting's name, shown as code: "… (its configuration's waiting_list). Entries below stay." */
-  wlOffBefore: "The waiting list is off for this event (its configuration's",
-  wlOffAfter: '). Entries below stay.',
+  wlOff: 'The waiting list is off for this event: a sold-out ticket type offers no place on it. Entries below stay.',
+  // its settings
+  wlSettings: 'Waiting list settings',
+  wlEnabledLabel: 'Offer a waiting list when a ticket type sells out',
+  wlOfferMinutes: 'Minutes an offer is held for payment',
+  wlOfferMinutesHint: 'From 5 to 20,160 (two weeks). Usually 1,440: a day.',
+  wlOfferMinutesBad: 'must be a whole number of minutes from 5 to 20,160',
+  wlSaveSettings: 'Save the settings',
+  wlDoneSettings: 'The waiting list settings were saved.',
+  wlSettingsRefused: 'Not saved: check the field marked below.',
   wlExportCsv: 'Export CSV',
   wlCaption: 'Waiting list, in order of joining',
   wlPlace: 'Place',
@@ -21,7 +28,6 @@ export const consoleWaitlistEn = {
   wlOfferNowTo: (name: string) => `Offer now to ${name}`,
   wlRemove: 'Remove',
   wlRemoveNamed: (name: string) => `Remove ${name}`,
-  wlNobody: 'Nobody is on the waiting list.',
   wlTitle: (event: string) => `${event}: waiting list`,
   // after a form
   wlDoneOffered: 'Offered: the order holds the units and the pay link is on its way.',

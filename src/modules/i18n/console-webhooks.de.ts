@@ -7,7 +7,6 @@ export const consoleWebhooksDe: ConsoleWebhooks = {
   whSecretFor: (url) => `Signaturschlüssel für ${url}`,
   whSecretOnce:
     'Kopieren Sie ihn jetzt: Er wird nur dieses eine Mal angezeigt. Zustellungen prüfen Sie mit jeder Standard-Webhooks-Bibliothek.',
-  whNoEndpoints: 'Noch keine Endpunkte.',
   whEnabled: 'aktiv',
   whDisabled: 'deaktiviert',
   whDisabledBecause: (reason) => `deaktiviert: ${reason}`,
@@ -35,7 +34,6 @@ export const consoleWebhooksDe: ConsoleWebhooks = {
   whNext: (at) => `nächster Versuch ${at}`,
   whNoAnswer: 'keine Antwort',
   whOlder: 'Ältere Zustellungen',
-  whNoDeliveries: 'Noch keine Zustellungen.',
   whDeliveriesTo: (url) => `Zustellungen an ${url}`,
   whStatusPending: 'ausstehend',
   whStatusSucceeded: 'zugestellt',

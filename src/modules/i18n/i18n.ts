@@ -26,6 +26,8 @@ import { consoleWalletDe } from './console-wallet.de.ts';
 import { consoleWalletEn, type ConsoleWallet } from './console-wallet.en.ts';
 import { consoleMessagesDe } from './console-messages.de.ts';
 import { consoleMessagesEn, type ConsoleMessagesTab } from './console-messages.en.ts';
+import { consoleEmptyDe } from './console-empty.de.ts';
+import { consoleEmptyEn, type ConsoleEmpty } from './console-empty.en.ts';
 import { de } from './messages.de.ts';
 import { en, type Messages } from './messages.en.ts';
 
@@ -58,15 +60,18 @@ export type ConsoleMessages = ConsoleFrame &
   ConsoleWaitlist &
   ConsoleInvoices &
   ConsoleScanner &
-  ConsoleMessagesTab;
+  ConsoleMessagesTab &
+  ConsoleEmpty;
 export const CONSOLE_PARTS = {
   en: [
     ...[consoleFrameEn, consoleEventsEn, consoleOrdersEn, consoleDoorEn, consoleAdminEn, consoleSeatingEn, consoleWalletEn],
     ...[consoleScannerEn, consoleInvoicesEn, consoleWaitlistEn, consoleWebhooksEn, consoleReportsEn, consoleMessagesEn],
+    consoleEmptyEn,
   ],
   de: [
     ...[consoleFrameDe, consoleEventsDe, consoleOrdersDe, consoleDoorDe, consoleAdminDe, consoleSeatingDe, consoleWalletDe],
     ...[consoleScannerDe, consoleInvoicesDe, consoleWaitlistDe, consoleWebhooksDe, consoleReportsDe, consoleMessagesDe],
+    consoleEmptyDe,
   ],
 } as const satisfies Record<Lang, readonly object[]>;
 export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
@@ -84,6 +89,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleInvoicesEn,
     ...consoleScannerEn,
     ...consoleMessagesEn,
+    ...consoleEmptyEn,
   },
   de: {
     ...consoleFrameDe,
@@ -99,6 +105,7 @@ export const CONSOLE_CATALOGUES: Record<Lang, ConsoleMessages> = {
     ...consoleInvoicesDe,
     ...consoleScannerDe,
     ...consoleMessagesDe,
+    ...consoleEmptyDe,
   },
 };
 
