@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { t } from './console-lang.ts';
 import { plainMessage } from './plain-words.ts';
 import { AppError } from '../../platform/errors.ts';
-import { findOrdersAcrossEvents, orderDeskDetail, orderOnDesk } from '../orders/order-desk.service.ts';
+import { canRefund, findOrdersAcrossEvents, orderDeskDetail, orderOnDesk } from '../orders/order-desk.service.ts';
 import { patchBuyer } from '../orders/orders.service.ts';
 import { renameAttendee, transferTicket } from '../orders/attendees.service.ts';
 import { resendOrderMail } from '../orders/resend.service.ts';
@@ -130,6 +130,8 @@ export async function consoleOrderDeskRoutes(app: FastifyInstance): Promise<void
     const viewer = await viewerOf(ctx, request, request.params.account);
     requireRole(viewer, 'orders.write');
     const d = await orderDeskDetail(ctx, principalOfViewer(viewer), request.params.event, request.params.ref);
+    // nothing to give back (not paid, refunded, or free): the order's own page says where it stands
+    if (!canRefund(d)) return see(reply, `${eventBase(viewer, request.params.event)}/orders/${encodeURIComponent(d.order.ref)}`);
     return send(reply, refundPage(viewer, request.params.event, d, { nonce: randomSecret(16) }));
   });
   app.post<{ Params: PO }>('/console/a/:account/events/:event/orders/:ref/refund', CONSOLE_FORM, async (request, reply) => {

@@ -1,6 +1,6 @@
 import { money, when } from './formats.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
-import type { DeskActivity, DeskOrderDetail } from '../orders/order-desk.service.ts';
+import { canRefund, type DeskActivity, type DeskOrderDetail } from '../orders/order-desk.service.ts';
 import { can, type Viewer } from './console.http.ts';
 import { buttonForm, checkbox, consolePage, field, hiddenCsrf, type FieldErrors, type Flash } from './console-layout.view.ts';
 import { eventTabs } from './event-tabs.view.ts';
@@ -143,9 +143,7 @@ export function orderDeskPage(
   const amount = (c: number) => money(c, order.currency);
   const here = `${eventBase(viewer, event.slug)}/orders/${encodeURIComponent(order.ref)}`;
   const write = can(viewer, 'orders.write');
-  const balance = order.total_cents - order.refunded_cents;
-  const refundable =
-    order.status === 'paid' && balance > 0 && d.payments.some((x) => x.status === 'succeeded' && x.amount_cents > 0);
+  const refundable = canRefund(d);
   const m = t();
   const body = html`${eventTabs(viewer, event.slug, 'orders')}
       <p><a href="${eventBase(viewer, event.slug)}/orders">${m.allOrders}</a></p>

@@ -34,7 +34,10 @@ beforeAll(async () => {
         makeEvent({
           slug: 'gig',
           ticket_types: [{ key: 'ga', name: 'General', price: 2500, capacity: 100 }],
-          orders: ['R-TICKETS', 'R-AMOUNT', 'R-OVER', 'R-FORM', 'R-CSRF', 'R-TWICE', 'R-REST'].map(three),
+          orders: [
+            ...['R-TICKETS', 'R-AMOUNT', 'R-OVER', 'R-FORM', 'R-CSRF', 'R-TWICE', 'R-REST'].map(three),
+            makeOrder({ ref: 'R-PENDING', status: 'pending', paid_at: undefined, payments: [] }),
+          ],
         }),
       ],
     }),
@@ -230,5 +233,12 @@ describe('refunds in the console', () => {
     expect(end.refunds.map((r) => r.amount_cents)).toEqual([2000, 5500]);
     const order = await c.get(`${desk}/R-REST`);
     expect(order.body).not.toContain(`href="${desk}/R-REST/refund"`);
+  });
+
+  it('sends the refund page of an order with nothing to give back to the order itself', async () => {
+    const c = await signedIn(owner);
+    const res = await c.get(`${desk}/R-PENDING/refund`);
+    expect([res.statusCode, res.headers.location]).toEqual([303, `${desk}/R-PENDING`]);
+    expect((await c.get(`${desk}/R-PENDING`)).body).not.toContain(`href="${desk}/R-PENDING/refund"`);
   });
 });

@@ -89,6 +89,15 @@ export interface DeskOrderDetail {
   activity: DeskActivity[];
 }
 
+/** Whether an order has money to give back: paid, a balance left, taken through a payment. */
+export function canRefund({ order, payments }: Pick<DeskOrderDetail, 'order' | 'payments'>): boolean {
+  return (
+    order.status === 'paid' &&
+    order.total_cents - order.refunded_cents > 0 &&
+    payments.some((x) => x.status === 'succeeded' && x.amount_cents > 0)
+  );
+}
+
 export async function orderDeskDetail(ctx: AppContext, p: Principal, eventSlug: string, ref: string): Promise<DeskOrderDetail> {
   const order = await loadVisibleOrder(ctx, p, ref);
   if (order.event_slug !== eventSlug) throw orderNotFound(ref);
