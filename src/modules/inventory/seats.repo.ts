@@ -81,7 +81,7 @@ export async function readSeatStates(trx: Db, cache: Db, eventId: number, now: D
   const layout =
     version === null
       ? seatLayout([])
-      : await cacheOf<SeatLayout>(cache, 'seat-layout', 3_600_000, 16).get(`${eventId}/${version}`, async () => {
+      : await cacheOf<SeatLayout>(cache, 'seat-layout', 3_600_000, 32 * 1024 * 1024).get(`${eventId}/${version}`, async () => {
           const seats = await sql<Seat>`
             select seat_guid, ordinal, zone, row_number, label, ticket_type_id, blocked
             from event_seats where event_id = ${eventId} order by ordinal`.execute(trx);
