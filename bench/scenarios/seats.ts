@@ -39,7 +39,15 @@ export async function seats(c: ScenarioContext): Promise<void> {
     byClients.set(n, [...(byClients.get(n) ?? []), h]);
   }
   for (const [n, rounds] of byClients) {
-    const results: Array<{ perSecond: number; p99: number; p50: number; created: number; conflicts: number; other: number }> = [];
+    const results: Array<{
+      perSecond: number;
+      answered: number;
+      p99: number;
+      p50: number;
+      created: number;
+      conflicts: number;
+      other: number;
+    }> = [];
     for (const hall of rounds) {
       const [ev] = await q<{ event_id: number; type_id: number }>(
         `select e.id event_id, t.id type_id from events e join ticket_types t on t.event_id = e.id where e.slug = $1`,
@@ -68,6 +76,8 @@ export async function seats(c: ScenarioContext): Promise<void> {
         .reduce((s, [, k]) => s + k, 0);
       results.push({
         perSecond: created / load.elapsedSeconds,
+        // every order answered (created, or refused its seats), a second
+        answered: perRound / load.elapsedSeconds,
         p50: load.p50,
         p99: load.p99,
         created,
@@ -102,7 +112,7 @@ export async function seats(c: ScenarioContext): Promise<void> {
       baseline: a.perSecond,
       baselineName: `(a) locked txn (${a.by})`,
       note:
-        `rounds ${spread}; p99 ${results.map((r) => fmt(r.p99)).join(' / ')} ms; created ${results.map((r) => r.created).join(' / ')}, ` +
+        `rounds ${spread}; answered (201 and 409) ${results.map((r) => fmt(r.answered)).join(' / ')}/s; p99 ${results.map((r) => fmt(r.p99)).join(' / ')} ms; created ${results.map((r) => r.created).join(' / ')}, ` +
         `409 ${results.map((r) => r.conflicts).join(' / ')}, other ${results.reduce((s, r) => s + r.other, 0)}; ` +
         `seats held twice ${check!.twice}, orders without exactly 2 seats ${check!.wrong}, held ${check!.held} of ${check!.plan}`,
     });

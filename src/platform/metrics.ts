@@ -32,6 +32,13 @@ const batchSize = new client.Histogram({
   registers: [registry],
 });
 
+const seatedBatches = new client.Counter({
+  name: 'admit_seated_batches_total',
+  help: 'Batches of seated orders by how they were written: one guarded statement, or a transaction under the row lock',
+  labelNames: ['path'] as const,
+  registers: [registry],
+});
+
 const webhookDeliveries = new client.Counter({
   name: 'admit_webhook_deliveries_total',
   help: 'Webhook delivery attempts by result (succeeded, retrying, failed: given up)',
@@ -57,6 +64,18 @@ export function observeOrderBatch(orders: number): void {
   if (orders <= 0) return;
   batchSize.observe(orders);
   ordersWritten.inc(orders);
+}
+
+/** A batch of seated orders written: by the one guarded statement, or by the transaction. */
+export function countSeatedBatch(path: 'statement' | 'transaction'): void {
+  seatedBatches.inc({ path });
+}
+
+/** The seated batches counted so far by path (tests and the bench read it). */
+export async function seatedBatchCounts(): Promise<Record<'statement' | 'transaction', number>> {
+  const { values } = await seatedBatches.get();
+  const of = (path: string) => values.find((v) => v.labels.path === path)?.value ?? 0;
+  return { statement: of('statement'), transaction: of('transaction') };
 }
 
 export function observePoolWait(seconds: number): void {

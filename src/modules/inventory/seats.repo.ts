@@ -16,6 +16,7 @@ export interface Seat {
   ordinal: number;
   zone: string;
   row_number: string;
+  seat_number: string;
   label: string;
   ticket_type_id: number | null;
   blocked: boolean;
@@ -53,8 +54,11 @@ export function seatLayout(seats: readonly Seat[]): SeatLayout {
 /** The event's seats and who holds which, as the order writer reads them under the types' row locks. */
 export interface SeatStates {
   layout: SeatLayout;
-  holders: ReadonlyMap<string, Holder>;
+  holders: Holders;
 }
+
+/** Who holds a seat (undefined: nobody). */
+export type Holders = Pick<ReadonlyMap<string, Holder>, 'get'>;
 
 /**
  * The event's seats with their holders. Read under the types' inventory row locks.
@@ -78,21 +82,69 @@ export async function readSeatStates(trx: Db, cache: Db, eventId: number, now: D
     trx,
   );
   const { version, held, lapsed } = r.rows[0]!;
-  const layout =
-    version === null
-      ? seatLayout([])
-      : await cacheOf<SeatLayout>(cache, 'seat-layout', 3_600_000, 32 * 1024 * 1024).get(`${eventId}/${version}`, async () => {
-          const seats = await sql<Seat>`
-            select seat_guid, ordinal, zone, row_number, label, ticket_type_id, blocked
-            from event_seats where event_id = ${eventId} order by ordinal`.execute(trx);
-          return seatLayout(
-            seats.rows.map((s) => ({ ...s, ticket_type_id: s.ticket_type_id === null ? null : Number(s.ticket_type_id) })),
-          );
-        });
+  const layout = await layoutOf(trx, cache, eventId, version);
   const lapsedIds = new Set((lapsed ?? []).map(String));
   const holders = new Map<string, Holder>();
   for (const [guid, order] of held ?? []) holders.set(guid, lapsedIds.has(String(order)) ? 'lapsed' : 'live');
   return { layout, holders };
+}
+
+/** The plan's seats arranged for choosing, kept per process by the plan's version (null: no plan). */
+function layoutOf(db: Db, cache: Db, eventId: number, version: string | null): Promise<SeatLayout> {
+  if (version === null) return Promise.resolve(seatLayout([]));
+  return cacheOf<SeatLayout>(cache, 'seat-layout', 3_600_000, 32 * 1024 * 1024).get(`${eventId}/${version}`, async () => {
+    const seats = await sql<Seat>`
+      select seat_guid, ordinal, zone, row_number, seat_number, label, ticket_type_id, blocked
+      from event_seats where event_id = ${eventId} order by ordinal`.execute(db);
+    return seatLayout(
+      seats.rows.map((s) => ({ ...s, ticket_type_id: s.ticket_type_id === null ? null : Number(s.ticket_type_id) })),
+    );
+  });
+}
+
+/**
+ * The seats of one seated type's inventory row as of its `seat_version` (migration 0034): the
+ * layout, and every live hold of the event with the time its hold ends (Infinity: a paid order, or
+ * a hold without an end). One statement, so the version, the plan and the holds are of one moment
+ * (read without a lock: the version says later whether they still hold).
+ */
+export interface SeatSnapshot {
+  inventoryId: number;
+  version: number;
+  layout: SeatLayout;
+  /** seat_guid -> the epoch ms its hold ends */
+  holds: Map<string, number>;
+}
+
+export async function readSeatSnapshot(db: Db, cache: Db, eventId: number, inventoryId: number): Promise<SeatSnapshot | null> {
+  const r = await sql<{
+    seat_version: number | null;
+    plan: string | null;
+    held: Array<[string, string | number]> | null;
+    pending: Array<[string | number, number | null]> | null;
+  }>`
+    select (select seat_version from inventory where id = ${inventoryId}) as seat_version,
+      (select xmin::text from seating_plans where event_id = ${eventId}) as plan,
+      (select json_agg(json_build_array(seat_guid, order_id)) from order_seats where event_id = ${eventId} and released_at is null) as held,
+      (select json_agg(json_build_array(id, extract(epoch from expires_at) * 1000)) from orders
+        where event_id = ${eventId} and status = 'pending') as pending`.execute(db);
+  const { seat_version, plan, held, pending } = r.rows[0]!;
+  if (seat_version === null || plan === null) return null;
+  const ends = new Map<string, number>();
+  for (const [id, at] of pending ?? []) ends.set(String(id), at === null ? Infinity : Number(at));
+  const holds = new Map<string, number>();
+  for (const [guid, order] of held ?? []) holds.set(guid, ends.get(String(order)) ?? Infinity);
+  return { inventoryId, version: Number(seat_version), layout: await layoutOf(db, cache, eventId, plan), holds };
+}
+
+/** A snapshot's holders at `now` (a hold whose end has passed is lapsed), read in place. */
+export function holdersAt(holds: ReadonlyMap<string, number>, now: number): Holders {
+  return {
+    get: (guid) => {
+      const end = holds.get(guid);
+      return end === undefined ? undefined : end <= now ? 'lapsed' : 'live';
+    },
+  };
 }
 
 /** One order's seats to write once the order has its id. */

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/database.ts';
-import { holdSeats, readSeatStates } from '../inventory/seats.repo.ts';
+import { holdSeats, readSeatStates, type SeatLayout } from '../inventory/seats.repo.ts';
 import { expireLapsedHolds } from './order-state.repo.ts';
 import { allocateSeats, type SeatAllocation, type SeatPick, type SeatWant } from './seat-allocation.ts';
 
@@ -16,7 +16,7 @@ export async function chooseSeats(
   seatsOf: (i: number) => SeatWant[] | undefined,
   candidates: number[],
   now: Date,
-): Promise<SeatAllocation> {
+): Promise<SeatAllocation & { layout: SeatLayout }> {
   const wants = new Map<number, SeatWant[]>();
   for (const i of candidates) {
     const w = seatsOf(i);
@@ -24,9 +24,10 @@ export async function chooseSeats(
   }
   const states = await readSeatStates(trx, cache, eventId, now);
   const first = allocateSeats(wants, candidates, states, true);
-  if (!first.lapsedRows.size) return first;
+  if (!first.lapsedRows.size) return { ...first, layout: states.layout };
   for (const id of [...first.lapsedRows].sort((a, b) => a - b)) await expireLapsedHolds(trx, now, { inventoryId: id });
-  return allocateSeats(wants, candidates, await readSeatStates(trx, cache, eventId, now), false);
+  const again = await readSeatStates(trx, cache, eventId, now);
+  return { ...allocateSeats(wants, candidates, again, false), layout: again.layout };
 }
 
 /** The granted orders' seats, written once the orders have their ids. */

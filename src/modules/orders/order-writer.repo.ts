@@ -3,12 +3,14 @@ import type { AppContext } from '../../platform/context.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { isRetryableConflict, isUniqueViolation } from '../../platform/db/pg-errors.ts';
 import type { AppError } from '../../platform/errors.ts';
-import { observeOrderBatch } from '../../platform/metrics.ts';
+import { countSeatedBatch, observeOrderBatch } from '../../platform/metrics.ts';
 import { fulfilOrder } from './fulfil-order.service.ts';
 import { catalogueChanged, invalidCode, shortOfStock } from './orders.errors.ts';
 import { expireLapsedHolds } from './order-state.repo.ts';
 import { chooseSeats, writeSeatPicks } from './order-seats.repo.ts';
+import { forgetSeats, seatViews, writeSeatedOrders } from './seated-orders.repo.ts';
 import type { SeatPick } from './seat-allocation.ts';
+import type { SeatLayout } from '../inventory/seats.repo.ts';
 import type { PreparedOrder, WriteOutcome } from './prepared-order.ts';
 import {
   createdLogData,
@@ -111,6 +113,8 @@ export async function writeBatch(ctx: AppContext, orders: PreparedOrder[]): Prom
       const shared = plainInventory(orders);
       const written = shared ? await writeTogether(ctx.db, { orders, ...shared }) : null;
       if (written) return written.map((order) => ({ created: true, order }));
+      const seated = await writeSeatedOrders(ctx.db, ctx.db, orders);
+      if (seated) return seated;
       return await ctx.db.transaction().execute((trx) => batchTransaction(trx, ctx, orders));
     } catch (err) {
       if (attempt < 3 && (isUniqueViolation(err, COLLISIONS) || isRetryableConflict(err))) continue;
@@ -184,6 +188,7 @@ async function batchTransaction(
   const inventoryIds = [...new Set(active.flatMap((i) => [...orders[i]!.units.keys()]))].sort((a, b) => a - b);
   let granted = active;
   let picks = new Map<number, SeatPick[]>();
+  let layout: SeatLayout | null = null;
   if (inventoryIds.length) {
     let stock = await lockInventory(trx, inventoryIds, offer);
     // 2a. Seats first, under those locks (a seated type always has its row): an order refused its
@@ -193,6 +198,10 @@ async function batchTransaction(
       for (const [i, err] of seated.rejected) outcomes[i] = { rejected: err };
       active = seated.granted;
       picks = seated.picks;
+      layout = seated.layout;
+      // this transaction changes the seats: what the one-statement path knew of them is old
+      forgetSeats(ctx.db, orders[0]!.row.event_id);
+      countSeatedBatch('transaction');
     }
     let allocation = allocate(orders, active, stock);
     if (allocation.shortOf.size) {
@@ -329,7 +338,13 @@ async function batchTransaction(
                     ${keyedGranted.map(({ n }) => rows[n]!.id)}::bigint[]) as u(token_id, key, order_id)
         where k.token_id = u.token_id and k.key = u.key`.execute(trx);
     }
-    granted.forEach((i, n) => (outcomes[i] = { created: true, order: rows[n]! }));
+    granted.forEach((i, n) => {
+      const mine = picks.get(i);
+      outcomes[i] =
+        layout && mine && rows[n]!.status === 'pending'
+          ? { created: true, order: rows[n]!, seats: seatViews(layout, mine) }
+          : { created: true, order: rows[n]! };
+    });
   }
 
   // A key used twice in one batch answers like a replay of its first use (or shares its refusal).

@@ -78,10 +78,15 @@ export async function createOrderViaApi(
   if (placed.written) {
     // built from what was written: an API order has no audience or portal (the written row is
     // this request's own, completed in place rather than copied, as is the view)
-    const { order, lines, codes, seated } = placed.written;
+    const { order, lines, codes, seated, seats } = placed.written;
     const record = Object.assign(order, { event_slug: event.slug, audience_key: null, portal_key: null });
     const view = Object.assign(orderView(record, lines, codes), capabilityUrls(ctx, order));
-    return { created: true, order: seated ? { ...view, seats: await seatsOfOrder(ctx.db, order.id) } : view };
+    if (!seated) return { created: true, order: view };
+    // a pending order's seats are the ones just written; a paid one's are read with their tickets
+    return {
+      created: true,
+      order: { ...view, seats: seats ? seats.map((s) => ({ ticket: null, ...s })) : await seatsOfOrder(ctx.db, order.id) },
+    };
   }
   const order = (await findOrderById(ctx.db, p.accountId, placed.orderId))!;
   const [view] = await presentOrders(ctx.db, [order]);

@@ -25,6 +25,7 @@ import {
 import { cardMinimum, orderTotals, reverseChargeLines, type PricedLine } from './pricing.ts';
 import { writeOfferOrder, writeOrder, type OrderRow, type PreparedOrder } from './order-writer.repo.ts';
 import { logOrder } from './order-state.repo.ts';
+import type { SeatView } from './orders.repo.ts';
 import { unitsByInventory } from '../inventory/stock.repo.ts';
 
 export interface PlaceOrderInput extends BasketRequest {
@@ -57,7 +58,7 @@ export interface PlacedOrder {
   /** false when an Idempotency-Key replay returned an existing order */
   created: boolean;
   /** the order as written, with its lines and codes (only when created): no read-back needed */
-  written?: { order: OrderRow; lines: PricedLine[]; codes: AppliedCode[]; seated: boolean };
+  written?: { order: OrderRow; lines: PricedLine[]; codes: AppliedCode[]; seated: boolean; seats?: SeatView[] };
 }
 
 /** Sales close at sales_end_at, else when the event ends, else when it starts. */
@@ -97,7 +98,13 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
     ? {
         orderId: outcome.order.id,
         created: true,
-        written: { order: outcome.order, lines: prepared.lines, codes: prepared.codes, seated: Boolean(prepared.seats?.length) },
+        written: {
+          order: outcome.order,
+          lines: prepared.lines,
+          codes: prepared.codes,
+          seated: Boolean(prepared.seats?.length),
+          ...(outcome.seats ? { seats: outcome.seats } : {}),
+        },
       }
     : { orderId: outcome.orderId, created: false };
 }

@@ -78,7 +78,7 @@ function withJsonColumns(orderRow: object): Record<string, unknown> {
 }
 
 /** Parses the row's JSON columns in place (a row of its own, not one the caller still reads as text). */
-function parseJsonColumns(row: Record<string, unknown>): Record<string, unknown> {
+export function parseJsonColumns(row: Record<string, unknown>): Record<string, unknown> {
   for (const k of JSON_COLUMNS) if (typeof row[k] === 'string') row[k] = JSON.parse(row[k] as string);
   return row;
 }
@@ -133,8 +133,18 @@ export interface PlainGroup {
 export async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise<OrderRow[] | null> {
   const shared = plainInventory(orders);
   if (!shared) return null;
-  const [written] = await writePlainGroups(db, [{ orders, ...shared }]);
-  return written ?? null;
+  const rows = orders.map((o) => parseJsonColumns(withGeneratedKeys(o)));
+  const lines = orders.flatMap((o, n) => o.lines.map((l, position) => ({ position, order_ref: rows[n]!.ref, ...l })));
+  if (!sameColumns(rows) || !sameColumns(lines)) return null;
+  const log = orders.map((o, n) => ({
+    order_ref: rows[n]!.ref,
+    data: createdLogData(o),
+    at: o.now,
+  }));
+  const text = oneStatementText(Object.keys(rows[0]!), Object.keys(lines[0]!), false);
+  const params = [shared.quantity, shared.inventoryId, JSON.stringify(rows), JSON.stringify(lines), JSON.stringify(log)];
+  const result = await db.executeQuery<OrderRow>(CompiledQuery.raw(text, params));
+  return result.rows.length ? inValuesOrder(rows, result.rows) : null;
 }
 
 /**
@@ -181,7 +191,7 @@ export async function writePlainGroups(db: Db, groups: PlainGroup[]): Promise<Ar
     });
   });
   const ids = [...want.keys()].sort((a, b) => a - b);
-  const text = plainOrdersText(columns, lineKeys);
+  const text = plainGroupsText(columns, lineKeys);
   const params = [ids, ids.map((id) => want.get(id)!), JSON.stringify(orders), JSON.stringify(lines), JSON.stringify(log)];
   const result = await db.executeQuery<OrderRow>(CompiledQuery.raw(text, params));
   const byKey = new Map(result.rows.map((o) => [`${o.account_id}\u0000${o.ref}`, o]));
@@ -252,11 +262,11 @@ async function flushTogether(db: Db, t: Together): Promise<void> {
 }
 
 /** writePlainGroups' statement text per shape of its rows, built once: the shapes are few (the orders' and lines' columns). */
-const plainOrdersTexts = new Map<string, string>();
+const plainGroupsTexts = new Map<string, string>();
 
-function plainOrdersText(columns: string[], lineKeys: string[]): string {
+function plainGroupsText(columns: string[], lineKeys: string[]): string {
   const shape = `${columns.join()}|${lineKeys.join()}`;
-  let text = plainOrdersTexts.get(shape);
+  let text = plainGroupsTexts.get(shape);
   if (text) return text;
   const lineColumns = lineKeys.filter((c) => c !== 'order_ref');
   const id = (c: string) => `"${c.replaceAll('"', '""')}"`;
@@ -289,6 +299,56 @@ function plainOrdersText(columns: string[], lineKeys: string[]): string {
       insert into order_log (account_id, order_id, action, data, created_at)
       select o.account_id, o.id, 'created', e->'data', (e->>'at')::timestamptz
       from jsonb_array_elements($5::jsonb) e join o on o.ref = e->>'order_ref' and o.account_id = (e->>'order_account')::bigint)
+    select * from o`;
+  if (plainGroupsTexts.size < 32) plainGroupsTexts.set(shape, text);
+  return text;
+}
+
+/**
+ * The one-statement write's text per shape of its rows, built once: the shapes are few (the
+ * orders' and lines' columns, seated or not). Seated (seated-orders.repo.ts): the row is taken only
+ * while its seat_version is still $6, and the seats in $7 are written with the orders.
+ */
+const plainOrdersTexts = new Map<string, string>();
+
+export function oneStatementText(columns: string[], lineKeys: string[], seated: boolean): string {
+  const shape = `${columns.join()}|${lineKeys.join()}|${seated}`;
+  let text = plainOrdersTexts.get(shape);
+  if (text) return text;
+  const lineColumns = lineKeys.filter((c) => c !== 'order_ref');
+  const id = (c: string) => `"${c.replaceAll('"', '""')}"`;
+  const list = (names: string[], prefix: string) => names.map((c) => `${prefix}.${id(c)}`).join(', ');
+  // $1 the units taken (a bigint: a batch's sum can pass any integer column and is then short), $2 the
+  // inventory row, $3 the orders, $4 their lines, $5 their log entries
+  text = `${PREPARE}
+    with taken as (
+      update inventory i set taken = i.taken + $1::bigint
+      where i.id = $2::bigint and i.capacity - i.taken >= $1::bigint and not i.waitlisted${seated ? ' and i.seat_version = $6::bigint' : ''}
+      returning i.id),
+    o as (
+      insert into orders (${columns.map(id).join(', ')})
+      select ${list(columns, 'r')} from jsonb_populate_recordset(null::orders, $3::jsonb) r
+      where exists (select from taken)
+      returning *),
+    l as (
+      insert into order_lines (account_id, order_id, event_id, ${lineColumns.map(id).join(', ')})
+      select o.account_id, o.id, o.event_id, ${list(lineColumns, 'x')}
+      from jsonb_array_elements($4::jsonb) e
+      cross join lateral jsonb_populate_record(null::order_lines, e) x
+      join o on o.ref = e->>'order_ref'),
+    g as (
+      insert into order_log (account_id, order_id, action, data, created_at)
+      select o.account_id, o.id, 'created', e->'data', (e->>'at')::timestamptz
+      from jsonb_array_elements($5::jsonb) e join o on o.ref = e->>'order_ref')${
+        seated
+          ? `,
+    s as (
+      insert into order_seats (account_id, event_id, order_id, line_position, seat_guid)
+      select o.account_id, o.event_id, o.id, (e.v->>'line')::int, e.v->>'seat_guid'
+      from jsonb_array_elements($7::jsonb) with ordinality e(v, n) join o on o.ref = e.v->>'order_ref'
+      order by e.n)`
+          : ''
+      }
     select * from o`;
   if (plainOrdersTexts.size < 32) plainOrdersTexts.set(shape, text);
   return text;

@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { OrdersTable } from '../../platform/db/schema.ts';
 import type { AppError } from '../../platform/errors.ts';
 import type { AppliedCode } from './codes.service.ts';
+import type { SeatView } from './orders.repo.ts';
 import type { PricedLine } from './pricing.ts';
 import type { SeatWant } from './seat-allocation.ts';
 
@@ -25,4 +26,6 @@ export interface PreparedOrder {
 
 export type OrderRow = Selectable<OrdersTable>;
 
-export type WriteOutcome = { created: true; order: OrderRow } | { created: false; orderId: number } | { rejected: AppError };
+/** created: with the seats it holds while pending (a paid one's seats are read with their tickets) */
+export type WriteOutcome =
+  { created: true; order: OrderRow; seats?: SeatView[] } | { created: false; orderId: number } | { rejected: AppError };

@@ -16,6 +16,7 @@ function hall(...rows: string[]): SeatStates & { seats: Seat[] } {
         ordinal: ordinal++,
         zone: 'Z',
         row_number: String(ri + 1),
+        seat_number: String(si + 1),
         label: `Row ${ri + 1}, Seat ${si + 1}`,
         ticket_type_id: 1,
         blocked: c === 'b',
@@ -26,7 +27,7 @@ function hall(...rows: string[]): SeatStates & { seats: Seat[] } {
 }
 /** The best `n` of a hall's free seats. */
 const best = (h: ReturnType<typeof hall>, n: number) =>
-  bestAvailable(h.seats, (s) => !s.blocked && !h.holders.has(s.seat_guid), n)?.map((s) => s.seat_guid) ?? null;
+  bestAvailable(h.seats, (s) => !s.blocked && h.holders.get(s.seat_guid) === undefined, n)?.map((s) => s.seat_guid) ?? null;
 
 describe('best available', () => {
   it('takes the first run of n free seats side by side, in plan order', () => {

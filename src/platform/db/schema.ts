@@ -135,6 +135,8 @@ export interface InventoryTable {
   taken: Generated<number>;
   /** someone waits for these units: the public sees them sold out (migration 0027) */
   waitlisted: Generated<boolean>;
+  /** a seated type's: counts the statements that changed its seats' holds or plan (migration 0034) */
+  seat_version: Generated<number>;
 }
 
 /** one person waiting for a ticket type (migration 0027) */
