@@ -9,7 +9,7 @@ import { createLogger } from '../src/platform/logger.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { importAccount } from '../src/modules/import/import.service.ts';
-import { adminQuery, dbUrl, fmt, freePort, percentile, ROOT, startProcess, stopProcess, waitFor } from './lib.ts';
+import { adminQuery, dbUrl, fmt, freePort, percentile, PG_BASE, ROOT, startProcess, stopProcess, waitFor } from './lib.ts';
 import { seedBigEvent } from './scenarios/big-seed.ts';
 import { checkin } from './scenarios/checkin.ts';
 import type { BigSeed, Row, ScenarioContext } from './scenarios/context.ts';
@@ -22,12 +22,15 @@ import { webhooks } from './scenarios/webhooks.ts';
 import { exportScenario } from './scenarios/export.ts';
 import { moveScenario } from './scenarios/move.ts';
 import { queueScenario } from './scenarios/queue.ts';
+import { platform } from './scenarios/platform.ts';
 import { HALL_ROWS, HALL_SEATS_PER_ROW, HALLS, MAP_EVENT, seats } from './scenarios/seats.ts';
 import { hallPlan } from '../src/modules/events/seating.fixture.ts';
 
 /**
- * npm run bench [-- --only flash,webhooks,sellout,reports,desk,reads,checkin,seats,export,move,queue] [--quick] [--keep]
- * (env: BENCH_CLIENTS=16,64 flash sale client counts; BENCH_QUICK_SECONDS quick duration)
+ * npm run bench [-- --only flash,webhooks,sellout,reports,desk,reads,checkin,seats,export,move,queue,platform] [--quick] [--keep]
+ * (env: BENCH_CLIENTS=16,64 flash sale client counts; BENCH_QUICK_SECONDS quick duration;
+ * BENCH_DB_NAME a database of that name instead of a new one: reused when it exists, which with
+ * --keep lets the platform scenario go on from the seed it left)
  * Every figure is printed next to a baseline measured in this same run, with the ratio.
  */
 const args = process.argv.slice(2);
@@ -81,11 +84,14 @@ const scenarios: Array<[string, (c: ScenarioContext) => Promise<void>]> = [
   ['export', exportScenario],
   ['move', moveScenario],
   ['queue', queueScenario],
+  ['platform', platform],
 ];
 
 async function main(): Promise<void> {
-  const dbName = `admit_bench_${Date.now()}`;
-  await adminQuery(`create database ${dbName}`);
+  const dbName = process.env.BENCH_DB_NAME ?? `admit_bench_${Date.now()}`;
+  if (!/^[a-z_][a-z0-9_]*$/.test(dbName)) throw new Error(`BENCH_DB_NAME: ${dbName} is not a plain database name`);
+  const reused = await databaseExists(dbName);
+  if (!reused) await adminQuery(`create database ${dbName}`);
   const url = dbUrl(dbName);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -102,60 +108,10 @@ async function main(): Promise<void> {
       clock: systemClock,
       log: createLogger('silent'),
     };
-    await importAccount(ctx, {
-      account: { slug: 'bench', name: 'Bench', payments: { mode: 'sandbox' } },
-      users: [{ email: CONSOLE_USER.email, role: 'owner', password: CONSOLE_USER.password }],
-      tokens: [
-        {
-          name: 'bench',
-          secret: TOKEN,
-          capabilities: ['events.view', 'orders.view', 'orders.manage', 'refund'],
-          scopes: ['invitations.view'],
-        },
-      ],
-      events: [
-        event('flash', 50_000_000),
-        event('sellout', 1000),
-        // the queue scenario sets its sales start and queue when it runs
-        event('onsale', 1_000_000, { sales_start_at: '2030-01-01T09:00:00Z' }),
-        event('big', 100_000_000, {
-          goods: [{ key: 'tote', name: 'Tote', price: 1200, capacity: 100_000_000, tax_rate_bp: 1900 }],
-          donations: [{ key: 'fund', name: 'Fund' }],
-          audiences: [{ key: 'crew', name: 'Crew' }],
-          portals: [{ key: 'uni', name: 'Uni' }],
-          discount_codes: [{ code: 'SPRING', amount_off: 250 }],
-        }),
-        ...(want('seats')
-          ? [...HALLS(quick).map((h) => seated(h, HALL_ROWS, HALL_SEATS_PER_ROW)), seated(MAP_EVENT, 100, 200)]
-          : []),
-      ],
-    });
-    // a second account, the same sale, with a webhook endpoint attached (the webhooks scenario)
-    await importAccount(ctx, {
-      account: { slug: 'hooked', name: 'Hooked', payments: { mode: 'sandbox' } },
-      tokens: [
-        {
-          name: 'bench',
-          secret: HOOK_TOKEN,
-          capabilities: ['events.view', 'orders.view', 'orders.manage', 'webhooks.manage'],
-        },
-      ],
-      events: [event('hookflash', 50_000_000)],
-    });
-    // the door of a big event: offline check-in (sync and upload)
-    await importAccount(ctx, {
-      account: { slug: 'doors', name: 'Doors', payments: { mode: 'sandbox' } },
-      tokens: [{ name: 'bench', secret: DOOR_TOKEN, capabilities: ['events.view'] }],
-      events: [
-        event('door', 100_000_000, {
-          goods: [{ key: 'tote', name: 'Tote', price: 1200, capacity: 100_000_000, tax_rate_bp: 1900 }],
-          donations: [{ key: 'fund', name: 'Fund' }],
-          audiences: [{ key: 'crew', name: 'Crew' }],
-          portals: [{ key: 'uni', name: 'Uni' }],
-          checkin_lists: [{ key: 'main', name: 'Main door' }],
-        }),
-      ],
-    });
+    // a reused database (BENCH_DB_NAME) has the accounts below already
+    const seeded =
+      reused && (await database.db.selectFrom('accounts').select('id').where('slug', '=', 'bench').executeTakeFirst());
+    if (!seeded) await seedAccounts(ctx);
     const ids = async (slug: string) => {
       const r = await database.db
         .selectFrom('events as e')
@@ -168,15 +124,17 @@ async function main(): Promise<void> {
 
     // the server as `npm start` runs it: the compiled build
     execFileSync(process.execPath, ['bin/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
-    server = startProcess([...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/admit.mjs', 'serve'], {
-      DATABASE_URL: url,
-      PORT: String(port),
-      BASE_URL: base,
-      NODE_ENV: 'production',
-      ADMIT_RATE_LIMIT_PER_MIN: '0',
-      ADMIT_WEBHOOK_ALLOW_PRIVATE: '1',
-      LOG_LEVEL: 'warn',
-    });
+    const serve = () =>
+      startProcess([...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), 'bin/admit.mjs', 'serve'], {
+        DATABASE_URL: url,
+        PORT: String(port),
+        BASE_URL: base,
+        NODE_ENV: 'production',
+        ADMIT_RATE_LIMIT_PER_MIN: '0',
+        ADMIT_WEBHOOK_ALLOW_PRIVATE: '1',
+        LOG_LEVEL: 'warn',
+      });
+    server = serve();
     await waitFor(`${base}/healthz`);
     // the server's peak resident memory per scenario: VmHWM read at each scenario's end, then reset
     // (writing 5 to clear_refs, Linux 4.0+) so the next scenario's peak is its own
@@ -200,6 +158,13 @@ async function main(): Promise<void> {
       url,
       base,
       serverPid: () => server!.pid!,
+      // a new server process, so nothing is cached in it; the old one's peak is kept under this scenario
+      restartServer: async () => {
+        peaksMb.push([`${scenario} (before a restart)`, Number(/VmHWM:\s+(\d+)/.exec(status())?.[1] ?? 0) / 1024]);
+        await stopProcess(server!);
+        server = serve();
+        await waitFor(`${base}/healthz`);
+      },
       pool,
       q,
       ids,
@@ -258,6 +223,74 @@ async function main(): Promise<void> {
     path.join(ROOT, 'bench/results/latest.json'),
     JSON.stringify({ at: new Date().toISOString(), machine, quick, rows, serverPeakRssMb, peaksMb }, null, 2),
   );
+}
+
+/** The scenarios' accounts and events, through the importer (a new database only). */
+async function seedAccounts(ctx: Parameters<typeof importAccount>[0]): Promise<void> {
+  await importAccount(ctx, {
+    account: { slug: 'bench', name: 'Bench', payments: { mode: 'sandbox' } },
+    users: [{ email: CONSOLE_USER.email, role: 'owner', password: CONSOLE_USER.password }],
+    tokens: [
+      {
+        name: 'bench',
+        secret: TOKEN,
+        capabilities: ['events.view', 'orders.view', 'orders.manage', 'refund'],
+        scopes: ['invitations.view'],
+      },
+    ],
+    events: [
+      event('flash', 50_000_000),
+      event('sellout', 1000),
+      // the queue scenario sets its sales start and queue when it runs
+      event('onsale', 1_000_000, { sales_start_at: '2030-01-01T09:00:00Z' }),
+      event('big', 100_000_000, {
+        goods: [{ key: 'tote', name: 'Tote', price: 1200, capacity: 100_000_000, tax_rate_bp: 1900 }],
+        donations: [{ key: 'fund', name: 'Fund' }],
+        audiences: [{ key: 'crew', name: 'Crew' }],
+        portals: [{ key: 'uni', name: 'Uni' }],
+        discount_codes: [{ code: 'SPRING', amount_off: 250 }],
+      }),
+      ...(want('seats')
+        ? [...HALLS(quick).map((h) => seated(h, HALL_ROWS, HALL_SEATS_PER_ROW)), seated(MAP_EVENT, 100, 200)]
+        : []),
+    ],
+  });
+  // a second account, the same sale, with a webhook endpoint attached (the webhooks scenario)
+  await importAccount(ctx, {
+    account: { slug: 'hooked', name: 'Hooked', payments: { mode: 'sandbox' } },
+    tokens: [
+      {
+        name: 'bench',
+        secret: HOOK_TOKEN,
+        capabilities: ['events.view', 'orders.view', 'orders.manage', 'webhooks.manage'],
+      },
+    ],
+    events: [event('hookflash', 50_000_000)],
+  });
+  // the door of a big event: offline check-in (sync and upload)
+  await importAccount(ctx, {
+    account: { slug: 'doors', name: 'Doors', payments: { mode: 'sandbox' } },
+    tokens: [{ name: 'bench', secret: DOOR_TOKEN, capabilities: ['events.view'] }],
+    events: [
+      event('door', 100_000_000, {
+        goods: [{ key: 'tote', name: 'Tote', price: 1200, capacity: 100_000_000, tax_rate_bp: 1900 }],
+        donations: [{ key: 'fund', name: 'Fund' }],
+        audiences: [{ key: 'crew', name: 'Crew' }],
+        portals: [{ key: 'uni', name: 'Uni' }],
+        checkin_lists: [{ key: 'main', name: 'Main door' }],
+      }),
+    ],
+  });
+}
+
+async function databaseExists(name: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: PG_BASE });
+  await c.connect();
+  try {
+    return (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+  } finally {
+    await c.end();
+  }
 }
 
 main().catch((err) => {

@@ -35,6 +35,8 @@ export interface ScenarioContext {
   base: string;
   /** the server's process id, for reading its CPU time and memory from /proc */
   serverPid: () => number;
+  /** stops the server and starts a new process on the same port: nothing cached in it (the platform scenario's cold figures) */
+  restartServer: () => Promise<void>;
   /** a small pool on the bench database, for plain-SQL baselines and checks */
   pool: pg.Pool;
   q: <T>(text: string, params?: unknown[]) => Promise<T[]>;

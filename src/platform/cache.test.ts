@@ -37,3 +37,29 @@ describe('TtlCache', () => {
     expect(await cache.get('k', async () => 7)).toBe(7);
   });
 });
+
+describe('TtlCache bounded by bytes', () => {
+  it('keeps the most recently used values within its budget, whatever the number of keys', async () => {
+    const cache = new TtlCache<Buffer>(60_000, 100_000);
+    for (let i = 0; i < 1_000; i++) await cache.get(`page ${i}`, async () => Buffer.alloc(8_000));
+    const { entries, bytes } = cache.held;
+    expect(bytes).toBeLessThanOrEqual(100_000);
+    expect(entries).toBeGreaterThanOrEqual(10);
+    expect(entries).toBeLessThanOrEqual(12);
+    // the latest ones are there, the first ones are gone
+    let loads = 0;
+    await cache.get('page 999', async () => (loads++, Buffer.alloc(1)));
+    await cache.get('page 0', async () => (loads++, Buffer.alloc(1)));
+    expect(loads).toBe(1);
+  });
+
+  it('does not keep a value bigger than its whole budget', async () => {
+    const cache = new TtlCache<string>(60_000, 1_000);
+    let loads = 0;
+    const big = async () => (loads++, 'z'.repeat(5_000));
+    expect(await cache.get('k', big)).toHaveLength(5_000);
+    await cache.get('k', big);
+    expect(loads).toBe(2);
+    expect(cache.held.entries).toBe(0);
+  });
+});

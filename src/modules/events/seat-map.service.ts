@@ -13,6 +13,8 @@ import { planDrawing, planVersion, seatFacts, seatGeometry, seatTakes, type Seat
 
 /** How long the seats of a plan version are kept: only memory is at stake (the version key is never stale). */
 const SEAT_FACTS_MS = 10 * 60_000;
+/** What each of the two per-version caches may hold: a few big halls (a 20,000-seat plan is some megabytes). */
+const SEAT_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** A plan version's seats: each one's JSON text up to its status, where each is, which are blocked. */
 interface PlanSeats {
@@ -41,8 +43,9 @@ async function seatStates(ctx: AppContext, eventId: number): Promise<{ plan: Pla
   for (let attempt = 0; ; attempt++) {
     const { version, takes } = await seatTakes(ctx.db, eventId, ctx.clock.now());
     if (version === null) return null;
-    const plan = await cacheOf<PlanSeats>(ctx.db, 'seat-facts', SEAT_FACTS_MS, 50).get(`${eventId}@${version}`, () =>
-      seatTexts(ctx, eventId),
+    const plan = await cacheOf<PlanSeats>(ctx.db, 'seat-facts', SEAT_FACTS_MS, SEAT_CACHE_BYTES).get(
+      `${eventId}@${version}`,
+      () => seatTexts(ctx, eventId),
     );
     // a plan written between the two reads: read again rather than pair seats with others' states
     if (plan.version !== version && attempt < 2) continue;
@@ -108,7 +111,9 @@ export interface SeatMap {
 export async function seatMap(ctx: AppContext, eventId: number): Promise<SeatMap | null> {
   const version = await planVersion(ctx.db, eventId);
   if (version === null) return null;
-  return cacheOf<SeatMap | null>(ctx.db, 'seat-map', SEAT_FACTS_MS, 20).get(`${eventId}@${version}`, () => drawMap(ctx, eventId));
+  return cacheOf<SeatMap | null>(ctx.db, 'seat-map', SEAT_FACTS_MS, SEAT_CACHE_BYTES).get(`${eventId}@${version}`, () =>
+    drawMap(ctx, eventId),
+  );
 }
 
 const num = (v: unknown, d = 0) => (typeof v === 'number' && Number.isFinite(v) ? v : d);

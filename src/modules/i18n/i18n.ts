@@ -1,4 +1,5 @@
 import { formatMoney, minorDigits } from '../../platform/money.ts';
+import { LruCache } from '../../platform/lru.ts';
 import { dateTimeFormat } from '../../platform/time.ts';
 import { consoleAdminDe } from './console-admin.de.ts';
 import { consoleAdminEn, type ConsoleAdmin } from './console-admin.en.ts';
@@ -171,7 +172,8 @@ export function negotiate(c: LocaleChoice): Locale {
   return localeOf('en');
 }
 
-const locales = new Map<string, Locale>();
+/** Locales by the tag asked for (browsers send many spellings), the least recently used dropped past 500. */
+const locales = new LruCache<string, Locale>(500);
 
 /** The locale of a tag (its catalogue by primary language, English when none); made once per tag. */
 export function localeOf(tag: string): Locale {
@@ -221,8 +223,7 @@ export function localeOf(tag: string): Locale {
       return `${f.format(new Date(at))} (${timezone})`;
     },
   };
-  if (locales.size > 500) locales.clear();
-  locales.set(tag, locale);
+  locales.set(tag, locale, 1);
   return locale;
 }
 

@@ -92,7 +92,7 @@ export async function readSeatStates(trx: Db, cache: Db, eventId: number, now: D
 /** The plan's seats arranged for choosing, kept per process by the plan's version (null: no plan). */
 function layoutOf(db: Db, cache: Db, eventId: number, version: string | null): Promise<SeatLayout> {
   if (version === null) return Promise.resolve(seatLayout([]));
-  return cacheOf<SeatLayout>(cache, 'seat-layout', 3_600_000, 16).get(`${eventId}/${version}`, async () => {
+  return cacheOf<SeatLayout>(cache, 'seat-layout', 3_600_000, 32 * 1024 * 1024).get(`${eventId}/${version}`, async () => {
     const seats = await sql<Seat>`
       select seat_guid, ordinal, zone, row_number, seat_number, label, ticket_type_id, blocked
       from event_seats where event_id = ${eventId} order by ordinal`.execute(db);

@@ -1,8 +1,10 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
-import { writeBatch, type PreparedOrder, type WriteOutcome } from './order-writer.repo.ts';
+import { writeBatch, writeOrder, type PreparedOrder, type WriteOutcome } from './order-writer.repo.ts';
+import { plainInventory, writePlainGroups } from './plain-orders.repo.ts';
 import { prepareOrder, type PlaceOrderInput } from './place-order.service.ts';
 
 /**
@@ -30,6 +32,7 @@ beforeAll(async () => {
             { key: 'none', name: 'None', price: 1000, capacity: 0 },
             { key: 'race', name: 'Race', price: 1000, capacity: 30 },
             { key: 'race2', name: 'Race two', price: 1000, capacity: 35 },
+            { key: 'race4', name: 'Race four', price: 1000, capacity: 25 },
           ],
           discount_codes: [{ code: 'ONCE', amount_off: 100, max_uses: 1 }],
         }),
@@ -237,5 +240,95 @@ describe('plain orders on one row, one statement', () => {
       .where('g.action', '=', 'created')
       .executeTakeFirstOrThrow();
     expect(Number(log.n)).toBe(35);
+  });
+});
+
+describe('plain batches of several events, one statement', () => {
+  let other: { accountId: number; event: EventRow; ids: Record<string, number> };
+  beforeAll(async () => {
+    await seedAccount(
+      t.ctx,
+      makeAccountFile({
+        slug: 'writer-two',
+        events: [
+          makeEvent({
+            slug: 'other',
+            ticket_types: [
+              { key: 'wide', name: 'Wide', price: 1500, capacity: 1000 },
+              { key: 'race3', name: 'Race three', price: 1500, capacity: 20 },
+            ],
+          }),
+        ],
+      }),
+    );
+    const a = await t.ctx.db.selectFrom('accounts').select('id').where('slug', '=', 'writer-two').executeTakeFirstOrThrow();
+    const e = (await findEventBySlug(t.ctx.db, a.id, 'other'))!;
+    const rows = await t.ctx.db.selectFrom('ticket_types').select(['id', 'key']).where('event_id', '=', e.id).execute();
+    other = { accountId: a.id, event: e, ids: Object.fromEntries(rows.map((r) => [r.key, r.id])) };
+  });
+  const otherInput = (key: string, quantity: number): PlaceOrderInput => ({
+    accountId: other.accountId,
+    event: other.event,
+    items: [{ ticket_type_id: other.ids[key]!, quantity }],
+    email: 'other@example.org',
+    channel: 'api',
+  });
+  const group = async (inputs: PlaceOrderInput[]) => {
+    const orders = [];
+    for (const i of inputs) orders.push(await prepareOrder(t.ctx, i));
+    return { orders, ...plainInventory(orders)! };
+  };
+
+  it('writes each group whole when its row has room and not at all when it is short, each order with its own lines and log', async () => {
+    const before = { many: await taken('many'), three: await taken('three') };
+    const groups = [
+      await group([input('many', 2), input('many', 1)]),
+      await group([input('three', 5)]),
+      await group([otherInput('wide', 3), otherInput('wide', 1)]),
+    ];
+    const out = await writePlainGroups(t.ctx.db, groups);
+    expect(out.map((rows) => rows?.length ?? null)).toEqual([2, null, 2]);
+    expect(await taken('many')).toBe(before.many + 3);
+    expect(await taken('three')).toBe(before.three);
+    for (const rows of [out[0]!, out[2]!]) {
+      for (const o of rows) {
+        const lines = await t.ctx.db.selectFrom('order_lines').selectAll().where('order_id', '=', o.id).execute();
+        const log = await t.ctx.db.selectFrom('order_log').selectAll().where('order_id', '=', o.id).execute();
+        expect(lines).toHaveLength(1);
+        expect(log.map((l) => l.action)).toEqual(['created']);
+        expect([lines[0]!.account_id, lines[0]!.event_id, log[0]!.account_id]).toEqual([o.account_id, o.event_id, o.account_id]);
+        expect(lines[0]!.quantity).toBe(o.ticket_units);
+      }
+    }
+    expect(out[2]!.map((o) => [o.account_id, o.total_cents])).toEqual([
+      [other.accountId, 4500],
+      [other.accountId, 1500],
+    ]);
+  });
+
+  it('lone orders of two events racing through the queues: each row sells exactly its capacity', async () => {
+    const prepared = [];
+    for (let i = 0; i < 120; i++) prepared.push(await prepareOrder(t.ctx, i % 2 ? input('race4', 1) : otherInput('race3', 1)));
+    const out = await Promise.all(prepared.map((p) => writeOrder(t.ctx, p)));
+    expect(out.filter((o) => 'created' in o && o.created)).toHaveLength(25 + 20);
+    expect(out.filter((o) => rejection(o)?.startsWith('sold_out'))).toHaveLength(120 - 45);
+    const [race3] = await t.ctx.db
+      .selectFrom('inventory as i')
+      .innerJoin('ticket_types as tt', 'tt.inventory_id', 'i.id')
+      .select('i.taken')
+      .where('tt.id', '=', other.ids.race3!)
+      .execute();
+    expect(race3!.taken).toBe(20);
+    expect(await taken('race4')).toBe(25);
+    // the orders report's counters, kept by the statement's triggers over both events at once
+    for (const id of [event.id, other.event.id]) {
+      const [{ counted, orders }] = (
+        await sql<{ counted: number; orders: number }>`
+          select (select coalesce(sum(orders), 0)::int from order_report_counters
+                  where event_id = ${id} and stamp = 'started' and grain = 'day') as counted,
+                 (select count(*)::int from orders where event_id = ${id}) as orders`.execute(t.ctx.db)
+      ).rows as [{ counted: number; orders: number }];
+      expect(counted).toBe(orders);
+    }
   });
 });

@@ -17,8 +17,9 @@ import {
   insertOrders,
   inValuesOrder,
   jsonInsert,
+  plainInventory,
   withGeneratedKeys,
-  writePlainOrders,
+  writeTogether,
 } from './plain-orders.repo.ts';
 
 /**
@@ -34,7 +35,11 @@ import {
  * is a single order and adds no waiting; under a flash sale the cost of the hot inventory row
  * (one lock, one commit) is shared by every order in the batch. The common batch, plain orders
  * on one inventory row with room for all of them, is written by one statement instead
- * (writePlainOrders): one round trip, and the hot row locked for that statement alone.
+ * (writePlainGroups, through writeTogether): one round trip, and the hot row locked for that statement alone. Such
+ * batches of different events that are ready at the same moment share that statement (a
+ * second level of group commit, across events: on a platform most events sell a few orders at
+ * a time, so batches of one event are mostly single orders, each paying for its own commit,
+ * triggers and planning); each event still has one batch in flight at a time.
  *
  * Correctness never depends on this process being alone: capacity is checked under the row lock
  * inside the transaction, so batches from any number of instances serialise on the row and
@@ -105,7 +110,8 @@ const COLLISIONS = ['orders_account_id_ref_key', 'orders_qr_token_key', 'orders_
 export async function writeBatch(ctx: AppContext, orders: PreparedOrder[]): Promise<WriteOutcome[]> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const written = await writePlainOrders(ctx.db, orders);
+      const shared = plainInventory(orders);
+      const written = shared ? await writeTogether(ctx.db, { orders, ...shared }) : null;
       if (written) return written.map((order) => ({ created: true, order }));
       const seated = await writeSeatedOrders(ctx.db, ctx.db, orders);
       if (seated) return seated;

@@ -100,7 +100,7 @@ function isPlainOrder(o: PreparedOrder): boolean {
 }
 
 /** The one inventory row every order of the batch takes from, when they are all plain and share it. */
-function sharedInventory(orders: PreparedOrder[]): { inventoryId: number; quantity: number } | null {
+export function plainInventory(orders: PreparedOrder[]): { inventoryId: number; quantity: number } | null {
   if (!orders.every(isPlainOrder)) return null;
   const [inventoryId] = orders[0]!.units.keys() as IterableIterator<number>;
   let quantity = 0;
@@ -110,6 +110,14 @@ function sharedInventory(orders: PreparedOrder[]): { inventoryId: number; quanti
     quantity += q;
   }
   return { inventoryId: inventoryId!, quantity };
+}
+
+/** Plain orders of one batch (one event's), all on one inventory row: all of them are written, or none. */
+export interface PlainGroup {
+  orders: PreparedOrder[];
+  inventoryId: number;
+  /** the units they take together */
+  quantity: number;
 }
 
 /**
@@ -123,7 +131,7 @@ function sharedInventory(orders: PreparedOrder[]): { inventoryId: number; quanti
  * names what is left) or when the rows do not share their columns.
  */
 export async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise<OrderRow[] | null> {
-  const shared = sharedInventory(orders);
+  const shared = plainInventory(orders);
   if (!shared) return null;
   const rows = orders.map((o) => parseJsonColumns(withGeneratedKeys(o)));
   const lines = orders.flatMap((o, n) => o.lines.map((l, position) => ({ position, order_ref: rows[n]!.ref, ...l })));
@@ -137,6 +145,163 @@ export async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise
   const params = [shared.quantity, shared.inventoryId, JSON.stringify(rows), JSON.stringify(lines), JSON.stringify(log)];
   const result = await db.executeQuery<OrderRow>(CompiledQuery.raw(text, params));
   return result.rows.length ? inValuesOrder(rows, result.rows) : null;
+}
+
+/**
+ * Several groups of plain orders, each on its own inventory row (batches of different events
+ * that are ready at the same moment), in one statement: each group is written whole when its row
+ * has room for all of it, and not at all otherwise (null in its place: the caller's transaction
+ * takes it from there), exactly as if each had its own statement; the commit, the counters'
+ * triggers and the statement's planning are shared. The rows are locked in id order, as every
+ * writer of several inventory rows locks them, so two such statements never wait on each other
+ * in a cycle. Groups whose rows do not share their columns with the first are not written (null).
+ */
+export async function writePlainGroups(db: Db, groups: PlainGroup[]): Promise<Array<OrderRow[] | null>> {
+  const rowsOf = groups.map((g) => g.orders.map((o) => parseJsonColumns(withGeneratedKeys(o))));
+  const shape = (n: number) => ({
+    orders: rowsOf[n]!,
+    lines: groups[n]!.orders.flatMap((o, k) => o.lines.map((l, position) => ({ position, order_ref: rowsOf[n]![k]!.ref, ...l }))),
+  });
+  const first = shape(0);
+  if (!sameColumns(first.orders) || !sameColumns(first.lines)) return groups.map(() => null);
+  const columns = Object.keys(first.orders[0]!);
+  const lineKeys = Object.keys(first.lines[0]!);
+  const same = (keys: string[], row: Record<string, unknown>) => {
+    const k = Object.keys(row);
+    return k.length === keys.length && keys.every((c) => k.includes(c));
+  };
+  const taking = groups.map((_, n) => {
+    if (n === 0) return true;
+    const s = shape(n);
+    return s.orders.every((r) => same(columns, r)) && s.lines.every((l) => same(lineKeys, l as Record<string, unknown>));
+  });
+  const orders: Array<Record<string, unknown>> = [];
+  const lines: Array<Record<string, unknown>> = [];
+  const log: Array<Record<string, unknown>> = [];
+  const want = new Map<number, number>();
+  groups.forEach((g, n) => {
+    if (!taking[n]) return;
+    want.set(g.inventoryId, (want.get(g.inventoryId) ?? 0) + g.quantity);
+    g.orders.forEach((o, k) => {
+      const row = rowsOf[n]![k]!;
+      const order_account = row.account_id;
+      orders.push({ stock_id: g.inventoryId, ...row });
+      o.lines.forEach((l, position) => lines.push({ order_account, position, order_ref: row.ref, ...l }));
+      log.push({ order_account, order_ref: row.ref, data: createdLogData(o), at: o.now });
+    });
+  });
+  const ids = [...want.keys()].sort((a, b) => a - b);
+  const text = plainGroupsText(columns, lineKeys);
+  const params = [ids, ids.map((id) => want.get(id)!), JSON.stringify(orders), JSON.stringify(lines), JSON.stringify(log)];
+  const result = await db.executeQuery<OrderRow>(CompiledQuery.raw(text, params));
+  const byKey = new Map(result.rows.map((o) => [`${o.account_id}\u0000${o.ref}`, o]));
+  return groups.map((g, n) => {
+    if (!taking[n]) return null;
+    const written = rowsOf[n]!.map((r) => byKey.get(`${r.account_id}\u0000${r.ref}`));
+    if (written.every((o) => o === undefined)) return null;
+    if (written.some((o) => o === undefined)) throw new Error('a group of plain orders was written in part');
+    return written as OrderRow[];
+  });
+}
+
+/** Statements of plain batches in flight per process, and the most orders one of them carries. */
+const PLAIN_STATEMENTS = 2;
+const MAX_PLAIN_ORDERS = 400;
+
+interface Together {
+  waiting: Array<PlainGroup & { resolve: (rows: OrderRow[] | null) => void; reject: (e: unknown) => void }>;
+  running: number;
+}
+
+const together = new WeakMap<Db, Together>();
+
+/**
+ * A batch of plain orders on one row, written with whatever plain batches of other events are
+ * waiting: while PLAIN_STATEMENTS statements are in flight, batches queue, and the next statement
+ * takes them all (up to MAX_PLAIN_ORDERS orders). A batch alone is written at once. Null: its row
+ * was short (or its rows' columns differ from the statement's), nothing of it written.
+ */
+export function writeTogether(db: Db, group: PlainGroup): Promise<OrderRow[] | null> {
+  let t = together.get(db);
+  if (!t) together.set(db, (t = { waiting: [], running: 0 }));
+  const state = t;
+  return new Promise((resolve, reject) => {
+    state.waiting.push({ ...group, resolve, reject });
+    if (state.running < PLAIN_STATEMENTS) void flushTogether(db, state);
+  });
+}
+
+async function flushTogether(db: Db, t: Together): Promise<void> {
+  t.running++;
+  try {
+    while (t.waiting.length) {
+      // one group per inventory row in a statement (each all or nothing on its own row); a second
+      // group on a row waits for the next statement
+      const groups: typeof t.waiting = [];
+      const rows = new Set<number>();
+      let orders = 0;
+      for (const g of t.waiting) {
+        if (rows.has(g.inventoryId)) continue;
+        if (groups.length && orders + g.orders.length > MAX_PLAIN_ORDERS) break;
+        groups.push(g);
+        rows.add(g.inventoryId);
+        orders += g.orders.length;
+      }
+      const chosen = new Set(groups);
+      t.waiting = t.waiting.filter((g) => !chosen.has(g));
+      try {
+        const written = await writePlainGroups(db, groups);
+        groups.forEach((g, i) => g.resolve(written[i]!));
+      } catch (err) {
+        for (const g of groups) g.reject(err);
+      }
+    }
+  } finally {
+    t.running--;
+  }
+}
+
+/** writePlainGroups' statement text per shape of its rows, built once: the shapes are few (the orders' and lines' columns). */
+const plainGroupsTexts = new Map<string, string>();
+
+function plainGroupsText(columns: string[], lineKeys: string[]): string {
+  const shape = `${columns.join()}|${lineKeys.join()}`;
+  let text = plainGroupsTexts.get(shape);
+  if (text) return text;
+  const lineColumns = lineKeys.filter((c) => c !== 'order_ref');
+  const id = (c: string) => `"${c.replaceAll('"', '""')}"`;
+  const list = (names: string[], prefix: string) => names.map((c) => `${prefix}.${id(c)}`).join(', ');
+  // $1 the inventory rows (ascending ids), $2 the units each gives (a bigint: a batch's sum can
+  // pass any integer column and is then short), $3 the orders (each with its row as stock_id),
+  // $4 their lines, $5 their log entries (lines and entries name their order by account and ref).
+  // `locked` takes the rows' locks in id order before the update can take any.
+  text = `${PREPARE}
+    with locked as materialized (
+      select i.id from inventory i where i.id = any($1::bigint[]) order by i.id for update),
+    taken as (
+      update inventory i set taken = i.taken + w.q
+      from unnest($1::bigint[], $2::bigint[]) w(id, q)
+      where i.id = w.id and i.id in (select id from locked) and i.capacity - i.taken >= w.q and not i.waitlisted
+      returning i.id),
+    o as (
+      insert into orders (${columns.map(id).join(', ')})
+      select ${list(columns, 'r')}
+      from jsonb_array_elements($3::jsonb) e cross join lateral jsonb_populate_record(null::orders, e) r
+      where (e->>'stock_id')::bigint in (select id from taken)
+      returning *),
+    l as (
+      insert into order_lines (account_id, order_id, event_id, ${lineColumns.map(id).join(', ')})
+      select o.account_id, o.id, o.event_id, ${list(lineColumns, 'x')}
+      from jsonb_array_elements($4::jsonb) e
+      cross join lateral jsonb_populate_record(null::order_lines, e) x
+      join o on o.ref = e->>'order_ref' and o.account_id = (e->>'order_account')::bigint),
+    g as (
+      insert into order_log (account_id, order_id, action, data, created_at)
+      select o.account_id, o.id, 'created', e->'data', (e->>'at')::timestamptz
+      from jsonb_array_elements($5::jsonb) e join o on o.ref = e->>'order_ref' and o.account_id = (e->>'order_account')::bigint)
+    select * from o`;
+  if (plainGroupsTexts.size < 32) plainGroupsTexts.set(shape, text);
+  return text;
 }
 
 /**

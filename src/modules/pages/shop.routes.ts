@@ -189,17 +189,20 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     // counts stock afresh, so a hint a second old can never sell a seat that is gone.
     const key = [p.account, p.event, p.audience ?? '', p.portal ?? '', currency, loc.tag].join('\u0000');
     // kept encoded: a hit is written as it is, without turning 8 KB of text into UTF-8 again
-    const pieces = await cacheOf<Pieces<Buffer>>(ctx.db, 'event-page', ctx.config.catalogueCacheMs, 1_000).get(key, async () => {
-      const { head, tail, salesOpen, seated } = await pageHtml(
-        await loadShop(ctx, p.account, p.event, via(p), currency),
-        p,
-        loc,
-        {},
-        {},
-        null,
-      );
-      return { head: Buffer.from(head), tail: Buffer.from(tail), salesOpen, seated };
-    });
+    const pieces = await cacheOf<Pieces<Buffer>>(ctx.db, 'event-page', ctx.config.catalogueCacheMs, 32 * 1024 * 1024).get(
+      key,
+      async () => {
+        const { head, tail, salesOpen, seated } = await pageHtml(
+          await loadShop(ctx, p.account, p.event, via(p), currency),
+          p,
+          loc,
+          {},
+          {},
+          null,
+        );
+        return { head: Buffer.from(head), tail: Buffer.from(tail), salesOpen, seated };
+      },
+    );
     return sendPage(reply, page(pieces, request));
   };
 

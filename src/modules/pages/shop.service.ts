@@ -5,7 +5,8 @@ import { AppError, notFound } from '../../platform/errors.ts';
 import type { Answer, InvoiceAddress, ItemAnswer } from '../../platform/db/schema.ts';
 import { readAddressForm } from './address-form.ts';
 import { minorDigits } from '../../platform/money.ts';
-import { findEventBySlug, type EventRow } from '../events/events.repo.ts';
+import type { EventRow } from '../events/events.repo.ts';
+import { readShopCatalogueRows } from './shop-catalogue.repo.ts';
 import { MAX_DONATION_CENTS } from '../../platform/limits.ts';
 import { BROWSER_HOLD_MS } from '../orders/holds.ts';
 import { isEmail } from '../orders/orders.service.ts';
@@ -92,13 +93,9 @@ async function readShopCatalogue(
   eventSlug: string,
   via: { audience?: string; portal?: string },
 ) {
-  const account = await ctx.db
-    .selectFrom('accounts')
-    .select(['id', 'slug', 'name', 'invoicing'])
-    .where('slug', '=', accountSlug)
-    .executeTakeFirst();
-  const event = account ? await findEventBySlug(ctx.db, account.id, eventSlug) : undefined;
-  if (!account || !event) throw notFound('This event does not exist');
+  const rows = await readShopCatalogueRows(ctx.db, accountSlug, eventSlug);
+  if (!rows) throw notFound('This event does not exist');
+  const { account, event } = rows;
   const channel: Channel = { kind: 'event', key: null, audienceId: null, portalId: null, name: null };
   if (via.audience) {
     const a = await ctx.db
@@ -122,49 +119,7 @@ async function readShopCatalogue(
     if (!p) throw notFound('This page does not exist');
     Object.assign(channel, { kind: 'portal', key: p.key, portalId: p.id, audienceId: p.audience_id, name: p.name });
   }
-  const [types, links, sessions, goods, donations, questions] = await Promise.all([
-    ctx.db
-      .selectFrom('ticket_types')
-      .selectAll()
-      .where('event_id', '=', event.id)
-      .where('archived', '=', false)
-      .where('on_sale', '=', true)
-      .orderBy('position')
-      .orderBy('id')
-      .execute(),
-    ctx.db
-      .selectFrom('session_ticket_types')
-      .select(['session_id', 'ticket_type_id'])
-      .where('account_id', '=', account.id)
-      .execute(),
-    ctx.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('event_id', '=', event.id)
-      .where('on_sale', '=', true)
-      .orderBy('starts_at')
-      .execute(),
-    ctx.db
-      .selectFrom('goods')
-      .selectAll()
-      .where('event_id', '=', event.id)
-      .where('on_sale', '=', true)
-      .orderBy('position')
-      .execute(),
-    ctx.db
-      .selectFrom('donations')
-      .select(['id', 'name'])
-      .where('event_id', '=', event.id)
-      .where('on_sale', '=', true)
-      .orderBy('position')
-      .execute(),
-    ctx.db
-      .selectFrom('questions')
-      .select(['key', 'label', 'scope', 'required'])
-      .where('event_id', '=', event.id)
-      .orderBy('position')
-      .execute(),
-  ]);
+  const { types, links, sessions, goods, donations, questions } = rows;
   return { account, event, channel, types, links, sessions, goods, donations, questions };
 }
 
