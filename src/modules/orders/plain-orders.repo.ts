@@ -69,6 +69,26 @@ export function inValuesOrder(values: Array<{ ref?: unknown }>, inserted: OrderR
   return rows as OrderRow[];
 }
 
+/** A batch's rows for one statement: orders with their generated keys, and lines and log entries that name their order by ref. */
+export interface StatementRows {
+  rows: Array<Record<string, unknown>>;
+  lines: Array<Record<string, unknown>>;
+  log: Array<Record<string, unknown>>;
+}
+
+/**
+ * The rows a one-statement write sends for these orders, or null when they do not share their
+ * columns (jsonb_populate_recordset reads every row with the first one's; the builder's path
+ * writes such a batch).
+ */
+export function statementRows(orders: readonly PreparedOrder[]): StatementRows | null {
+  const rows = orders.map((o) => parseJsonColumns(withGeneratedKeys(o)));
+  const lines = orders.flatMap((o, n) => o.lines.map((l, position) => ({ position, order_ref: rows[n]!.ref, ...l })));
+  if (!sameColumns(rows) || !sameColumns(lines)) return null;
+  const log = orders.map((o, n) => ({ order_ref: rows[n]!.ref, data: createdLogData(o), at: o.now }));
+  return { rows, lines, log };
+}
+
 /** the order's columns that hold JSON, kept by the prepared row as JSON text */
 const JSON_COLUMNS = new Set(['answers', 'item_answers', 'invoice_address']);
 
@@ -133,14 +153,9 @@ export interface PlainGroup {
 export async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise<OrderRow[] | null> {
   const shared = plainInventory(orders);
   if (!shared) return null;
-  const rows = orders.map((o) => parseJsonColumns(withGeneratedKeys(o)));
-  const lines = orders.flatMap((o, n) => o.lines.map((l, position) => ({ position, order_ref: rows[n]!.ref, ...l })));
-  if (!sameColumns(rows) || !sameColumns(lines)) return null;
-  const log = orders.map((o, n) => ({
-    order_ref: rows[n]!.ref,
-    data: createdLogData(o),
-    at: o.now,
-  }));
+  const built = statementRows(orders);
+  if (!built) return null;
+  const { rows, lines, log } = built;
   const text = oneStatementText(Object.keys(rows[0]!), Object.keys(lines[0]!), false);
   const params = [shared.quantity, shared.inventoryId, JSON.stringify(rows), JSON.stringify(lines), JSON.stringify(log)];
   const result = await db.executeQuery<OrderRow>(CompiledQuery.raw(text, params));
@@ -157,47 +172,38 @@ export async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise
  * in a cycle. Groups whose rows do not share their columns with the first are not written (null).
  */
 export async function writePlainGroups(db: Db, groups: PlainGroup[]): Promise<Array<OrderRow[] | null>> {
-  const rowsOf = groups.map((g) => g.orders.map((o) => parseJsonColumns(withGeneratedKeys(o))));
-  const shape = (n: number) => ({
-    orders: rowsOf[n]!,
-    lines: groups[n]!.orders.flatMap((o, k) => o.lines.map((l, position) => ({ position, order_ref: rowsOf[n]![k]!.ref, ...l }))),
-  });
-  const first = shape(0);
-  if (!sameColumns(first.orders) || !sameColumns(first.lines)) return groups.map(() => null);
-  const columns = Object.keys(first.orders[0]!);
+  const built = groups.map((g) => statementRows(g.orders));
+  const first = built[0];
+  if (!first) return groups.map(() => null);
+  const columns = Object.keys(first.rows[0]!);
   const lineKeys = Object.keys(first.lines[0]!);
   const same = (keys: string[], row: Record<string, unknown>) => {
     const k = Object.keys(row);
     return k.length === keys.length && keys.every((c) => k.includes(c));
   };
-  const taking = groups.map((_, n) => {
-    if (n === 0) return true;
-    const s = shape(n);
-    return s.orders.every((r) => same(columns, r)) && s.lines.every((l) => same(lineKeys, l as Record<string, unknown>));
-  });
+  // a group whose rows differ from the first's is left to the transaction
+  const taking = built.map((b, n) => b !== null && (n === 0 || (same(columns, b.rows[0]!) && same(lineKeys, b.lines[0]!))));
   const orders: Array<Record<string, unknown>> = [];
   const lines: Array<Record<string, unknown>> = [];
   const log: Array<Record<string, unknown>> = [];
   const want = new Map<number, number>();
   groups.forEach((g, n) => {
-    if (!taking[n]) return;
+    const b = built[n];
+    if (!taking[n] || !b) return;
     want.set(g.inventoryId, (want.get(g.inventoryId) ?? 0) + g.quantity);
-    g.orders.forEach((o, k) => {
-      const row = rowsOf[n]![k]!;
-      const order_account = row.account_id;
-      orders.push({ stock_id: g.inventoryId, ...row });
-      o.lines.forEach((l, position) => lines.push({ order_account, position, order_ref: row.ref, ...l }));
-      log.push({ order_account, order_ref: row.ref, data: createdLogData(o), at: o.now });
-    });
+    const accountOf = new Map(b.rows.map((r) => [r.ref, r.account_id]));
+    for (const row of b.rows) orders.push({ stock_id: g.inventoryId, ...row });
+    for (const l of b.lines) lines.push({ order_account: accountOf.get(l.order_ref), ...l });
+    for (const e of b.log) log.push({ order_account: accountOf.get(e.order_ref), ...e });
   });
   const ids = [...want.keys()].sort((a, b) => a - b);
   const text = plainGroupsText(columns, lineKeys);
   const params = [ids, ids.map((id) => want.get(id)!), JSON.stringify(orders), JSON.stringify(lines), JSON.stringify(log)];
   const result = await db.executeQuery<OrderRow>(CompiledQuery.raw(text, params));
   const byKey = new Map(result.rows.map((o) => [`${o.account_id}\u0000${o.ref}`, o]));
-  return groups.map((g, n) => {
-    if (!taking[n]) return null;
-    const written = rowsOf[n]!.map((r) => byKey.get(`${r.account_id}\u0000${r.ref}`));
+  return built.map((b, n) => {
+    if (!taking[n] || !b) return null;
+    const written = b.rows.map((r) => byKey.get(`${r.account_id}\u0000${r.ref}`));
     if (written.every((o) => o === undefined)) return null;
     if (written.some((o) => o === undefined)) throw new Error('a group of plain orders was written in part');
     return written as OrderRow[];

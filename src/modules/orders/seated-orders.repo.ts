@@ -3,14 +3,7 @@ import type { Db } from '../../platform/db/database.ts';
 import { countSeatedBatch } from '../../platform/metrics.ts';
 import { holdersAt, readSeatSnapshot, type SeatLayout, type SeatSnapshot } from '../inventory/seats.repo.ts';
 import type { SeatView } from './orders.repo.ts';
-import {
-  createdLogData,
-  inValuesOrder,
-  oneStatementText,
-  parseJsonColumns,
-  sameColumns,
-  withGeneratedKeys,
-} from './plain-orders.repo.ts';
+import { inValuesOrder, oneStatementText, statementRows } from './plain-orders.repo.ts';
 import type { OrderRow, PreparedOrder, WriteOutcome } from './prepared-order.ts';
 import { allocateSeats, type SeatPick, type SeatWant } from './seat-allocation.ts';
 
@@ -131,10 +124,9 @@ async function tryBatch(
     const r = await sql<{ seat_version: number }>`select seat_version from inventory where id = ${inventoryId}`.execute(db);
     return Number(r.rows[0]?.seat_version) === version ? outcomes : null;
   }
-  const rows = granted.map((i) => parseJsonColumns(withGeneratedKeys(orders[i]!)));
-  const lines = granted.flatMap((i, n) => orders[i]!.lines.map((l, position) => ({ position, order_ref: rows[n]!.ref, ...l })));
-  if (!sameColumns(rows) || !sameColumns(lines)) return undefined;
-  const log = granted.map((i, n) => ({ order_ref: rows[n]!.ref, data: createdLogData(orders[i]!), at: orders[i]!.now }));
+  const built = statementRows(granted.map((i) => orders[i]!));
+  if (!built) return undefined;
+  const { rows, lines, log } = built;
   const seats = granted.flatMap((i, n) =>
     alloc.picks.get(i)!.map((p) => ({ order_ref: rows[n]!.ref, line: p.line, seat_guid: p.seat_guid })),
   );

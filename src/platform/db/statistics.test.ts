@@ -65,7 +65,9 @@ describe('planner statistics of growing tables', () => {
       const loader = new pg.Client({ connectionString: testDb.url! });
       await loader.connect();
       try {
-        await sql`create table stats_probe (id int primary key, pad text not null) with (autovacuum_enabled = false)`.execute(d.db);
+        await sql`create table stats_probe (id int primary key, pad text not null) with (autovacuum_enabled = false)`.execute(
+          d.db,
+        );
         await fill(d.db, 1, 1_000);
         expect(await refreshedWithin(d.db)).toEqual(['stats_probe']);
         // a bulk load in flight: ANALYZE sees its pages but none of its rows
