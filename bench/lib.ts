@@ -124,3 +124,13 @@ export function medianRound(rounds: LoadResult[]): LoadResult {
 export function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
+
+/** CPU time (user + system) of a process so far, in ms, from /proc (Linux); 0 where it cannot be read. */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}

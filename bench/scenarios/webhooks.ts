@@ -1,19 +1,8 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { settle } from '../baselines.ts';
-import { autocannon, fmt, freePort, medianRound, ROOT, startProcess, stopProcess, waitFor, type LoadResult } from '../lib.ts';
+import { autocannon, cpuMs, fmt, freePort, medianRound, ROOT, startProcess, stopProcess, waitFor, type LoadResult } from '../lib.ts';
 import type { ScenarioContext } from './context.ts';
-
-/** CPU time (user + system) of a process so far, in ms, from /proc (Linux). */
-function cpuMs(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 export async function webhooks(c: ScenarioContext): Promise<void> {
   const { url, base, quick, duration, headers, tokens, ids, q, add, serverPid } = c;
