@@ -1,7 +1,18 @@
 import os from 'node:os';
 import path from 'node:path';
 import { settle } from '../baselines.ts';
-import { autocannon, cpuMs, fmt, freePort, medianRound, ROOT, startProcess, stopProcess, waitFor, type LoadResult } from '../lib.ts';
+import {
+  autocannon,
+  cpuMs,
+  fmt,
+  freePort,
+  medianRound,
+  ROOT,
+  startProcess,
+  stopProcess,
+  waitFor,
+  type LoadResult,
+} from '../lib.ts';
 import type { ScenarioContext } from './context.ts';
 
 export async function webhooks(c: ScenarioContext): Promise<void> {

@@ -61,32 +61,46 @@ export interface SeatStates {
 export type Holders = Pick<ReadonlyMap<string, Holder>, 'get'>;
 
 /**
- * The event's seats with their holders. Read under the types' inventory row locks.
+ * The event's seats with their holders at `now`. Read under the types' inventory row locks.
  *
  * A rush writes one batch after another under those locks, so this read is the sale's critical
- * path: one round trip gives the plan's version (the seating_plans row's transaction id, new with
- * every write of the event's seating), the live holds and the lapsed orders, each by its own index
- * (a join of seats and holds was nested-looped by the planner on a new sale's small statistics:
- * 0.6 s for a 2,000-seat hall half sold). The layout, which changes only with the plan's version,
- * is kept per process by it (`cache`: the database handle the caches belong to).
+ * path: one round trip (readHolds). The layout, which changes only with the plan's version, is
+ * kept per process by it (`cache`: the database handle the caches belong to).
  */
 export async function readSeatStates(trx: Db, cache: Db, eventId: number, now: Date): Promise<SeatStates> {
+  const { plan, holds } = await readHolds(trx, eventId, null);
+  return { layout: await layoutOf(trx, cache, eventId, plan), holders: holdersAt(holds, now.getTime()) };
+}
+
+/**
+ * In one round trip: the plan's version (the seating_plans row's transaction id, new with every
+ * write of the event's seating), every live hold of the event's seats with the time it ends
+ * (Infinity: a paid order, or a hold without an end), and, given an inventory row, its
+ * seat_version. Each part is read by its own index: a join of seats and holds was nested-looped
+ * by the planner on a new sale's small statistics (0.6 s for a 2,000-seat hall half sold).
+ */
+async function readHolds(
+  db: Db,
+  eventId: number,
+  inventoryId: number | null,
+): Promise<{ seatVersion: number | null; plan: string | null; holds: Map<string, number> }> {
   const r = await sql<{
-    version: string | null;
+    seat_version: number | null;
+    plan: string | null;
     held: Array<[string, string | number]> | null;
-    lapsed: Array<string | number> | null;
+    pending: Array<[string | number, number | null]> | null;
   }>`
-    select (select xmin::text from seating_plans where event_id = ${eventId}) as version,
+    select ${inventoryId === null ? sql`null::bigint` : sql`(select seat_version from inventory where id = ${inventoryId})`} as seat_version,
+      (select xmin::text from seating_plans where event_id = ${eventId}) as plan,
       (select json_agg(json_build_array(seat_guid, order_id)) from order_seats where event_id = ${eventId} and released_at is null) as held,
-      (select json_agg(id) from orders where event_id = ${eventId} and status = 'pending' and expires_at <= ${now}) as lapsed`.execute(
-    trx,
-  );
-  const { version, held, lapsed } = r.rows[0]!;
-  const layout = await layoutOf(trx, cache, eventId, version);
-  const lapsedIds = new Set((lapsed ?? []).map(String));
-  const holders = new Map<string, Holder>();
-  for (const [guid, order] of held ?? []) holders.set(guid, lapsedIds.has(String(order)) ? 'lapsed' : 'live');
-  return { layout, holders };
+      (select json_agg(json_build_array(id, extract(epoch from expires_at) * 1000)) from orders
+        where event_id = ${eventId} and status = 'pending') as pending`.execute(db);
+  const { seat_version, plan, held, pending } = r.rows[0]!;
+  const ends = new Map<string, number>();
+  for (const [id, at] of pending ?? []) ends.set(String(id), at === null ? Infinity : Number(at));
+  const holds = new Map<string, number>();
+  for (const [guid, order] of held ?? []) holds.set(guid, ends.get(String(order)) ?? Infinity);
+  return { seatVersion: seat_version === null ? null : Number(seat_version), plan, holds };
 }
 
 /** The plan's seats arranged for choosing, kept per process by the plan's version (null: no plan). */
@@ -116,25 +130,10 @@ export interface SeatSnapshot {
   holds: Map<string, number>;
 }
 
-export async function readSeatSnapshot(db: Db, cache: Db, eventId: number, inventoryId: number): Promise<SeatSnapshot | null> {
-  const r = await sql<{
-    seat_version: number | null;
-    plan: string | null;
-    held: Array<[string, string | number]> | null;
-    pending: Array<[string | number, number | null]> | null;
-  }>`
-    select (select seat_version from inventory where id = ${inventoryId}) as seat_version,
-      (select xmin::text from seating_plans where event_id = ${eventId}) as plan,
-      (select json_agg(json_build_array(seat_guid, order_id)) from order_seats where event_id = ${eventId} and released_at is null) as held,
-      (select json_agg(json_build_array(id, extract(epoch from expires_at) * 1000)) from orders
-        where event_id = ${eventId} and status = 'pending') as pending`.execute(db);
-  const { seat_version, plan, held, pending } = r.rows[0]!;
-  if (seat_version === null || plan === null) return null;
-  const ends = new Map<string, number>();
-  for (const [id, at] of pending ?? []) ends.set(String(id), at === null ? Infinity : Number(at));
-  const holds = new Map<string, number>();
-  for (const [guid, order] of held ?? []) holds.set(guid, ends.get(String(order)) ?? Infinity);
-  return { inventoryId, version: Number(seat_version), layout: await layoutOf(db, cache, eventId, plan), holds };
+export async function readSeatSnapshot(db: Db, eventId: number, inventoryId: number): Promise<SeatSnapshot | null> {
+  const { seatVersion, plan, holds } = await readHolds(db, eventId, inventoryId);
+  if (seatVersion === null || plan === null) return null;
+  return { inventoryId, version: seatVersion, layout: await layoutOf(db, db, eventId, plan), holds };
 }
 
 /** A snapshot's holders at `now` (a hold whose end has passed is lapsed), read in place. */

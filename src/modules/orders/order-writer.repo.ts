@@ -113,7 +113,7 @@ export async function writeBatch(ctx: AppContext, orders: PreparedOrder[]): Prom
       const shared = plainInventory(orders);
       const written = shared ? await writeTogether(ctx.db, { orders, ...shared }) : null;
       if (written) return written.map((order) => ({ created: true, order }));
-      const seated = await writeSeatedOrders(ctx.db, ctx.db, orders);
+      const seated = await writeSeatedOrders(ctx.db, orders);
       if (seated) return seated;
       return await ctx.db.transaction().execute((trx) => batchTransaction(trx, ctx, orders));
     } catch (err) {

@@ -71,7 +71,7 @@ function seatedRow(orders: PreparedOrder[]): number | null {
  * nothing (not such a batch, holds that ran out to expire first, or the seats changed under it
  * twice): the caller's transaction then writes it.
  */
-export async function writeSeatedOrders(db: Db, cache: Db, orders: PreparedOrder[]): Promise<WriteOutcome[] | null> {
+export async function writeSeatedOrders(db: Db, orders: PreparedOrder[]): Promise<WriteOutcome[] | null> {
   const inventoryId = seatedRow(orders);
   if (inventoryId === null) return null;
   const eventId = Number(orders[0]!.row.event_id);
@@ -79,7 +79,7 @@ export async function writeSeatedOrders(db: Db, cache: Db, orders: PreparedOrder
   if (performance.now() - entry.missedAt < BACK_OFF_MS) return null;
   try {
     for (let attempt = 0; attempt < 2; attempt++) {
-      entry.snapshot ??= await readSeatSnapshot(db, cache, eventId, inventoryId);
+      entry.snapshot ??= await readSeatSnapshot(db, eventId, inventoryId);
       if (!entry.snapshot) return null;
       const written = await tryBatch(db, entry.snapshot, inventoryId, orders);
       if (written) {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { errorSchema, sendError, statusOf, toAppError } from './errors.ts';
-import { redactUrl } from '../logger.ts';
+import { redactUrl, requestLogger } from '../logger.ts';
 import { addMethodNotAllowed, watchRoutes } from './method-not-allowed.ts';
 import { renderErrorPage } from './html.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -33,6 +33,8 @@ const hops = (n: number) => (_address: string, hop: number) => hop < n;
 export async function createHttpApp(ctx: AppContext, opts: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
+    childLoggerFactory: (logger, bindings, options) =>
+      requestLogger(logger, bindings, options as Record<string, unknown>) as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimit,
     genReqId: () => randomUUID(),
     // a hop count or the proxies' addresses (config.ts): never `true`, which believes the
