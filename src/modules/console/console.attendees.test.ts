@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
+import { PW } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 
 /** Staff name attendees and pass tickets on from the order desk; the event form edits the self-service rules. */
 
 let t: TestApp;
-const PW = 'a long enough password';
 const owner = 'owner@example.org';
 const viewerEmail = 'viewer@example.org';
 

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { ConsoleClient } from '../../../test/console-client.ts';
 import { inGerman, leftoverEnglish } from '../../../test/console-german.ts';
-import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
+import { makeStaffedAccountFile, signedInAs } from '../../../test/console-account.ts';
+import { makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 import { niceStep } from './charts.view.ts';
 
 /** The event dashboard: figures from the report counters, an SVG chart with its numbers, by day, week or month. */
 
 let t: TestApp;
-const PW = 'a long enough password';
 const people = { manager: 'manager@example.org', viewer: 'viewer@example.org', door: 'door@example.org' } as const;
 
 const sale = (ref: string, at: string, amount: number, over: Parameters<typeof makeOrder>[0] = {}) =>
@@ -25,9 +24,8 @@ beforeAll(async () => {
   t = await createTestApp();
   await seedAccount(
     t.ctx,
-    makeAccountFile({
+    makeStaffedAccountFile(people, {
       slug: 'acme',
-      users: Object.entries(people).map(([role, email]) => ({ email, role: role as 'manager', password: PW })),
       events: [
         makeEvent({
           slug: 'gala',
@@ -65,12 +63,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => t.clock.advance(61_000));
 
-async function signedIn(role: keyof typeof people) {
-  const c = new ConsoleClient(t.app);
-  c.ip = `10.5.0.${Object.keys(people).indexOf(role) + 1}`;
-  expect((await c.signIn(people[role], PW)).statusCode).toBe(303);
-  return c;
-}
+const signedIn = (role: keyof typeof people) => signedInAs(t.app, people, role, '10.5.0');
 const dash = '/console/a/acme/events/gala/dashboard';
 /** The rows of the chart's number table: [bucket, orders, net, refunded]. */
 const numbers = (body: string) =>

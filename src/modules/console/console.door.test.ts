@@ -6,22 +6,21 @@ import { consoleScannerEn } from '../i18n/console-scanner.en.ts';
 import { consoleScannerDe } from '../i18n/console-scanner.de.ts';
 import { scannerWords } from './console.door.view.ts';
 import { CONSOLE_CATALOGUES } from '../i18n/i18n.ts';
-import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
+import { makeStaffedAccountFile, signedInAs } from '../../../test/console-account.ts';
+import { makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 
 /** Door check-in in the console: the lists, the scanner's session-authenticated sync and upload, the conflicts view. */
 
 let t: TestApp;
 let listId: number;
-const PW = 'a long enough password';
 const people = { owner: 'owner@example.org', door: 'door@example.org', viewer: 'viewer@example.org' } as const;
 
 beforeAll(async () => {
   t = await createTestApp();
   await seedAccount(
     t.ctx,
-    makeAccountFile({
+    makeStaffedAccountFile(people, {
       slug: 'acme',
-      users: Object.entries(people).map(([role, email]) => ({ email, role: role as 'owner', password: PW })),
       events: [
         makeEvent({
           slug: 'gala',
@@ -55,13 +54,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => t.clock.advance(61_000));
 
-async function signedIn(role: keyof typeof people) {
-  const c = new ConsoleClient(t.app);
-  c.ip = `10.3.0.${Object.keys(people).indexOf(role) + 1}`;
-  const res = await c.signIn(people[role], PW);
-  expect(res.statusCode, res.body).toBe(303);
-  return c;
-}
+const signedIn = (role: keyof typeof people) => signedInAs(t.app, people, role, '10.3.0');
 
 const scanner = () => `/console/a/acme/door/gala/${listId}`;
 const json = (c: ConsoleClient, method: 'GET' | 'POST', url: string, opts: { body?: unknown; csrf?: string } = {}) =>

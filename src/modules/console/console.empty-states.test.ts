@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
 import { inGerman, leftoverEnglish } from '../../../test/console-german.ts';
+import { PW } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 
 /**
@@ -9,7 +10,6 @@ import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../tes
  * link, a button): in English and German, and only the steps the person may take.
  */
 let t: TestApp;
-const PW = 'a long enough password';
 const users = {
   owner: 'owner@empty.example',
   viewer: 'viewer@empty.example',

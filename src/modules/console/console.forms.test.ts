@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
+import { PW } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { freeKey, slugify } from './derived-keys.ts';
 import { plainGeneral, plainMessage } from './plain-words.ts';
@@ -8,7 +9,6 @@ import { plainGeneral, plainMessage } from './plain-words.ts';
 /** The console's forms as an organiser fills them: names first, addresses made from them, every problem at once, in plain words. */
 
 let t: TestApp;
-const PW = 'a long enough password';
 const owner = 'owner@example.org';
 
 beforeAll(async () => {

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
 import { inGerman, leftoverEnglish } from '../../../test/console-german.ts';
+import { PW } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { validateCii } from '../invoices/cii-xsd.fixture.ts';
 
 /** The console's invoicing settings and an order's invoices: list, download, re-issue. */
 let t: TestApp;
 let a: Awaited<ReturnType<typeof seedAccount>>;
-const PW = 'a long enough password';
 const owner = 'owner@example.org';
 const manager = 'manager@example.org';
 const viewerEmail = 'viewer@example.org';

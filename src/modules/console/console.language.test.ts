@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
+import { PW } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 import { CONSOLE_CATALOGUES } from '../i18n/i18n.ts';
 import { KINDS } from './catalogue-form.ts';
@@ -8,7 +9,6 @@ import { KINDS } from './catalogue-form.ts';
 /** The console in the organiser's language: their choice, else the browser's, else English. */
 
 let t: TestApp;
-const PW = 'a long enough password';
 const anna = 'anna@example.org';
 const bob = 'bob@example.org';
 

@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
+import { makeStaffedAccountFile, signedInAs } from '../../../test/console-account.ts';
+import { makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
 
 // The event lifecycle in the console (contract section 11): new events are drafts, preview,
 // publish and back, the sales start, archive and the archived filter, delete with a confirmation.
 
 let t: TestApp;
-const PW = 'a long enough password';
 const people = { manager: 'm@example.org', viewer: 'v@example.org', door: 'd@example.org' } as const;
 
 beforeAll(async () => {
   t = await createTestApp({ now: '2026-11-22T12:00:00Z' });
   await seedAccount(
     t.ctx,
-    makeAccountFile({
+    makeStaffedAccountFile(people, {
       slug: 'acme',
-      users: Object.entries(people).map(([role, email]) => ({ email, role: role as 'manager', password: PW })),
       events: [makeEvent({ slug: 'gala', name: 'Gala', orders: [makeOrder({ ref: 'GALA-1' })] })],
     }),
   );
@@ -28,13 +27,7 @@ const etagIn = (body: string) => (/name="etag" value="([^"]+)"/.exec(body)?.[1] 
 const event = (slug: string) =>
   t.ctx.db.selectFrom('events').select(['status', 'sales_start_at', 'archived']).where('slug', '=', slug).executeTakeFirst();
 
-async function signedIn(role: keyof typeof people) {
-  const c = new ConsoleClient(t.app);
-  c.ip = `10.2.0.${Object.keys(people).indexOf(role) + 1}`;
-  const res = await c.signIn(people[role], PW);
-  expect(res.statusCode, res.body).toBe(303);
-  return c;
-}
+const signedIn = (role: keyof typeof people) => signedInAs(t.app, people, role, '10.2.0');
 
 /** Posts a lifecycle action from the event's page, as the page's form does. */
 async function act(c: ConsoleClient, slug: string, action: string, extra: Record<string, string> = {}) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/app.ts';
-import { ConsoleClient } from '../../../test/console-client.ts';
-import { MESSAGES_PASSWORD as PW, MESSAGES_PEOPLE as people, messagesFixture } from '../messages/messages.fixture.ts';
+import { signedInAs } from '../../../test/console-account.ts';
+import { MESSAGES_PEOPLE as people, messagesFixture } from '../messages/messages.fixture.ts';
 
 /** Messages in the console: the list with counts, the form, its preview with a real order, sending, and who may. */
 let t: TestApp;
@@ -12,12 +12,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => t.clock.advance(61_000));
 
-async function signedIn(role: keyof typeof people) {
-  const c = new ConsoleClient(t.app);
-  c.ip = `10.8.0.${Object.keys(people).indexOf(role) + 1}`;
-  expect((await c.signIn(people[role], PW)).statusCode).toBe(303);
-  return c;
-}
+const signedIn = (role: keyof typeof people) => signedInAs(t.app, people, role, '10.8.0');
 const base = '/console/a/msg/events/show/messages';
 const messages = () => t.ctx.db.selectFrom('messages').selectAll().orderBy('id').execute();
 const draft = {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { ConsoleClient } from '../../../test/console-client.ts';
-import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
+import { makeStaffedAccountFile, signedInAs } from '../../../test/console-account.ts';
+import { makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 
 /** The orders desk: find, read, act, export; each role only what it may. */
 
 let t: TestApp;
-const PW = 'a long enough password';
 const people = {
   owner: 'owner@example.org',
   manager: 'manager@example.org',
@@ -18,9 +17,8 @@ beforeAll(async () => {
   t = await createTestApp();
   await seedAccount(
     t.ctx,
-    makeAccountFile({
+    makeStaffedAccountFile(people, {
       slug: 'acme',
-      users: Object.entries(people).map(([role, email]) => ({ email, role: role as 'owner', password: PW })),
       events: [
         makeEvent({
           slug: 'gala',
@@ -67,13 +65,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => t.clock.advance(61_000));
 
-async function signedIn(role: keyof typeof people) {
-  const c = new ConsoleClient(t.app);
-  c.ip = `10.4.0.${Object.keys(people).indexOf(role) + 1}`;
-  const res = await c.signIn(people[role], PW);
-  expect(res.statusCode, res.body).toBe(303);
-  return c;
-}
+const signedIn = (role: keyof typeof people) => signedInAs(t.app, people, role, '10.4.0');
 const desk = '/console/a/acme/events/gala/orders';
 const refsIn = (body: string) =>
   [...body.matchAll(/href="\/console\/a\/acme\/events\/gala\/orders\/([^"?/]+)"/g)].map((m) => m[1]);

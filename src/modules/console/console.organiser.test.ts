@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
+import { PW } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 
 /** What an organiser reads in the console: names on tickets, scans as they happened, counts, empty charts. */
@@ -8,7 +9,6 @@ import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../tes
 let t: TestApp;
 let acct: Awaited<ReturnType<typeof seedAccount>>;
 let listId: number;
-const PW = 'a long enough password';
 const owner = 'owner@example.org';
 
 beforeAll(async () => {

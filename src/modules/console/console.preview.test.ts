@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient, csrfIn } from '../../../test/console-client.ts';
 import { inGerman } from '../../../test/console-german.ts';
+import { PW, makeStaffedAccountFile } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 
 /**
@@ -10,21 +11,16 @@ import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories
  * page's very HTML, sanitised; its session, role, CSRF token and size checked).
  */
 let t: TestApp;
-const PW = 'a long enough password';
-const people = {
-  owner: 'owner@prev.example',
-  manager: 'manager@prev.example',
-  viewer: 'viewer@prev.example',
-  stranger: 'stranger@other.example',
-} as const;
+// the account prev's staff; the stranger owns another account
+const staff = { owner: 'owner@prev.example', manager: 'manager@prev.example', viewer: 'viewer@prev.example' } as const;
+const people = { ...staff, stranger: 'stranger@other.example' } as const;
 
 beforeAll(async () => {
   t = await createTestApp();
   await seedAccount(
     t.ctx,
-    makeAccountFile({
+    makeStaffedAccountFile(staff, {
       slug: 'prev',
-      users: (['owner', 'manager', 'viewer'] as const).map((role) => ({ email: people[role], role, password: PW })),
       events: [makeEvent({ slug: 'gala', name: 'Gala', description: 'The **old** text.' })],
     }),
   );

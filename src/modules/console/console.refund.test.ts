@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
+import { PW } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 import { renderRefundMail } from '../refunds/refunds.mail.ts';
 
 /** Refunds from the console: the whole balance, chosen tickets, or an amount, with a reason. */
 
 let t: TestApp;
-const PW = 'a long enough password';
 const owner = 'owner@example.org';
 const viewerEmail = 'viewer@example.org';
 

@@ -1,22 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { ConsoleClient } from '../../../test/console-client.ts';
 import { inGerman, leftoverEnglish } from '../../../test/console-german.ts';
-import { makeAccountFile, makeEvent, makeOrder, seedAccount, tokenSecrets } from '../../../test/factories.ts';
+import { makeStaffedAccountFile, signedInAs } from '../../../test/console-account.ts';
+import { makeEvent, makeOrder, seedAccount, tokenSecrets } from '../../../test/factories.ts';
 
 /** Reports in the console: income by month, the orders report by every grouping, saved reports. */
 
 let t: TestApp;
-const PW = 'a long enough password';
 const people = { manager: 'manager@example.org', viewer: 'viewer@example.org', door: 'door@example.org' } as const;
 
 beforeAll(async () => {
   t = await createTestApp();
   await seedAccount(
     t.ctx,
-    makeAccountFile({
+    makeStaffedAccountFile(people, {
       slug: 'acme',
-      users: Object.entries(people).map(([role, email]) => ({ email, role: role as 'manager', password: PW })),
       events: [
         makeEvent({
           slug: 'gala',
@@ -41,12 +39,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => t.clock.advance(61_000));
 
-async function signedIn(role: keyof typeof people) {
-  const c = new ConsoleClient(t.app);
-  c.ip = `10.6.0.${Object.keys(people).indexOf(role) + 1}`;
-  expect((await c.signIn(people[role], PW)).statusCode).toBe(303);
-  return c;
-}
+const signedIn = (role: keyof typeof people) => signedInAs(t.app, people, role, '10.6.0');
 const base = '/console/a/acme/events/gala/reports';
 const cells = (body: string, label: string) =>
   [

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { PW, makeStaffedAccountFile, signedInAs } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
 import { inGerman, leftoverEnglish } from '../../../test/console-german.ts';
 import { renderInvitationMail, renderPasswordResetMail } from '../users/users.mail.ts';
 
 let t: TestApp;
-const PW = 'a long enough password';
 const people = {
   owner: 'owner@example.org',
   manager: 'manager@example.org',
@@ -20,9 +20,8 @@ beforeAll(async () => {
   t = await createTestApp();
   await seedAccount(
     t.ctx,
-    makeAccountFile({
+    makeStaffedAccountFile(people, {
       slug: 'acme',
-      users: Object.entries(people).map(([role, email]) => ({ email, role: role as 'owner', password: PW })),
       events: [
         makeEvent({
           slug: 'gala',
@@ -61,13 +60,7 @@ class Client extends ConsoleClient {
   }
 }
 
-async function signedIn(role: keyof typeof people) {
-  const c = new Client();
-  c.ip = `10.1.0.${Object.keys(people).indexOf(role) + 1}`;
-  const res = await c.signIn(people[role]);
-  expect(res.statusCode, res.body).toBe(303);
-  return c;
-}
+const signedIn = (role: keyof typeof people) => signedInAs(t.app, people, role, '10.1.0');
 
 describe('console sign-in', () => {
   it('sets an HttpOnly, SameSite=Lax session cookie scoped to /console and lands on the events', async () => {

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { ConsoleClient } from '../../../test/console-client.ts';
+import { makeStaffedAccountFile, signedInAs } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { theatrePlan } from '../events/seating.fixture.ts';
 
 /** The seating page: upload a plan, map its categories, block seats, the sold map; refusals change nothing. */
 let t: TestApp;
 let a: Awaited<ReturnType<typeof seedAccount>>;
-const PW = 'a long enough password';
 const people = { manager: 'manager@example.org', viewer: 'viewer@example.org' } as const;
 const base = '/console/a/sc/events/play/seating';
 
@@ -15,9 +14,8 @@ beforeAll(async () => {
   t = await createTestApp();
   a = await seedAccount(
     t.ctx,
-    makeAccountFile({
+    makeStaffedAccountFile(people, {
       slug: 'sc',
-      users: Object.entries(people).map(([role, email]) => ({ email, role: role as 'manager', password: PW })),
       events: [
         makeEvent({
           slug: 'play',
@@ -35,13 +33,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => t.clock.advance(61_000));
 
-async function signedIn(role: keyof typeof people, lang?: string) {
-  const c = new ConsoleClient(t.app);
-  c.ip = `10.9.0.${Object.keys(people).indexOf(role) + 1}`;
-  if (lang) c.headers = { 'accept-language': lang };
-  expect((await c.signIn(people[role], PW)).statusCode).toBe(303);
-  return c;
-}
+const signedIn = (role: keyof typeof people, lang?: string) =>
+  signedInAs(t.app, people, role, '10.9.0', lang ? { 'accept-language': lang } : {});
 const unescape = (s: string) =>
   s
     .replace(/&quot;|&#34;/g, '"')

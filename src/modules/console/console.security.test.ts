@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { PW } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { ConsoleClient, csrfIn, form } from '../../../test/console-client.ts';
 import { renderPasswordResetMail } from '../users/users.mail.ts';
@@ -9,7 +10,6 @@ import { RESET_ANSWER_FLOOR_MS } from '../users/credentials.service.ts';
 // What an attacker tries against the console's own forms: a forged sign-in, an old reset link,
 // an unthrottled password check, a cached page with keys on it.
 let t: TestApp;
-const PW = 'a long enough password';
 let ipSeq = 0;
 
 beforeAll(async () => {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { ConsoleClient } from '../../../test/console-client.ts';
 import { inGerman, leftoverEnglish } from '../../../test/console-german.ts';
+import { makeStaffedAccountFile, signedInAs } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 
 /** The waiting list in the console: places and statuses, offer now, remove, the CSV, and who may do what. */
 let t: TestApp;
-const PW = 'a long enough password';
 const people = { manager: 'manager@example.org', viewer: 'viewer@example.org', door: 'door@example.org' } as const;
 let typeId: number;
 
@@ -14,9 +13,8 @@ beforeAll(async () => {
   t = await createTestApp();
   const a = await seedAccount(
     t.ctx,
-    makeAccountFile({
+    makeStaffedAccountFile(people, {
       slug: 'wlc',
-      users: Object.entries(people).map(([role, email]) => ({ email, role: role as 'manager', password: PW })),
       events: [
         makeEvent({
           slug: 'club',
@@ -58,12 +56,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => t.clock.advance(61_000));
 
-async function signedIn(role: keyof typeof people) {
-  const c = new ConsoleClient(t.app);
-  c.ip = `10.7.0.${Object.keys(people).indexOf(role) + 1}`;
-  expect((await c.signIn(people[role], PW)).statusCode).toBe(303);
-  return c;
-}
+const signedIn = (role: keyof typeof people) => signedInAs(t.app, people, role, '10.7.0');
 const base = '/console/a/wlc/events/club/waiting-list';
 const entries = () => t.ctx.db.selectFrom('waiting_list_entries').select(['id', 'name', 'status']).orderBy('id').execute();
 

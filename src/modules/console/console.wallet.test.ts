@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { ConsoleClient } from '../../../test/console-client.ts';
+import { PW } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../../test/factories.ts';
 import { makeAppleCredentials, makeGoogleKey, type TestAppleCredentials } from '../wallet/wallet.fixture.ts';
 import { generateKeyPairSync } from 'node:crypto';
@@ -9,7 +10,6 @@ import { generateKeyPairSync } from 'node:crypto';
 let t: TestApp;
 let apple: TestAppleCredentials;
 let google: ReturnType<typeof makeGoogleKey>;
-const PW = 'a long enough password';
 const base = '/console/a/walletacct';
 const pemBody = (pem: string) => pem.split('\n')[1]!;
 

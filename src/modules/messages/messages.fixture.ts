@@ -1,4 +1,5 @@
 import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { makeStaffedAccountFile } from '../../../test/console-account.ts';
 import { makeAccountFile, makeEvent, makeOrder, seedAccount } from '../../../test/factories.ts';
 
 // The messages tests' accounts, shared by the API's tests and the console's: whom a message
@@ -7,7 +8,6 @@ export type MessagesAccount = Awaited<ReturnType<typeof seedAccount>>;
 
 /** People of the account `msg`, for the console (a manager writes messages, a viewer only reads them). */
 export const MESSAGES_PEOPLE = { manager: 'manager@example.org', viewer: 'viewer@example.org' } as const;
-export const MESSAGES_PASSWORD = 'a long enough password';
 
 const line = (ref: string, extra: Record<string, unknown> = {}) => ({
   kind: 'tickets' as const,
@@ -27,13 +27,8 @@ export async function messagesFixture(): Promise<{ t: TestApp; a: MessagesAccoun
   const t = await createTestApp();
   const a = await seedAccount(
     t.ctx,
-    makeAccountFile({
+    makeStaffedAccountFile(MESSAGES_PEOPLE, {
       slug: 'msg',
-      users: Object.entries(MESSAGES_PEOPLE).map(([role, email]) => ({
-        email,
-        role: role as keyof typeof MESSAGES_PEOPLE,
-        password: MESSAGES_PASSWORD,
-      })),
       events: [
         makeEvent({
           slug: 'show',
