@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -116,7 +116,7 @@ export async function autocannon(opts: {
 }
 
 /** The round with the median throughput (its latencies come with it). */
-export function medianRound(rounds: LoadResult[]): LoadResult {
+export function medianRound<T extends { perSecond: number }>(rounds: T[]): T {
   const sorted = [...rounds].sort((a, b) => a.perSecond - b.perSecond);
   return sorted[Math.floor(sorted.length / 2)]!;
 }
@@ -133,4 +133,168 @@ export function cpuMs(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** One request of a wrk request file (bench/amount.lua, bench/request-list.lua): tab-separated. */
+export function requestLine(
+  method: string,
+  path: string,
+  authorization: string | null,
+  body = '',
+  cookie: string | null = null,
+): string {
+  if (/[\t\n]/.test(body)) throw new Error('a request body in a wrk request file holds no tab or newline');
+  return [method, path, authorization ?? '-', cookie ?? '-', body].join('\t');
+}
+
+/** wrk on the machine, installed from Debian's packages when it is not. */
+export function ensureWrk(): void {
+  if (!spawnSync('wrk', ['--version']).error) return;
+  spawnSync('sh', ['-c', 'DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null 2>&1'], { stdio: 'ignore' });
+  if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed (apt-get install wrk)');
+}
+
+/**
+ * Sends each request of `lines` once (requestLine) over `connections` keep-alive connections from
+ * wrk, a C client in its own process (bench/amount.lua), and waits for every answer: a rush of a
+ * fixed size. Elapsed is from the first request sent to the last answer, as wrk's thread saw them.
+ */
+export async function wrkAmount(base: string, lines: string[], connections: number): Promise<LoadResult> {
+  ensureWrk();
+  // one thread: a rush of a few thousand orders is far below what one wrk thread sends, and one
+  // thread keeps every connection busy until the last request (threads would split the list)
+  const threads = 1;
+  const file = path.join(os.tmpdir(), `admit-wrk-${process.pid}-${Date.now()}.txt`);
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  const child = spawn(
+    'wrk',
+    [
+      `-t${threads}`,
+      `-c${connections}`,
+      '-d600s',
+      '--latency',
+      '-s',
+      path.join(ROOT, 'bench/amount.lua'),
+      base,
+      '--',
+      file,
+      String(threads),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  let cpuSeconds = 0;
+  const reports: Array<{
+    first: number;
+    last: number;
+    answered: number;
+    statuses: Record<string, number>;
+    spans: Record<string, [number, number]>;
+  }> = [];
+  // a thread reports every 100 answers: silence means answers were lost (wrk does not resend a
+  // request whose connection failed), and the load is stopped and reported as failed
+  let heard = performance.now();
+  const watch = setInterval(() => {
+    if (performance.now() - heard > 15_000) child.kill('SIGINT');
+  }, 1000);
+  child.stdout.on('data', (d) => {
+    heard = performance.now();
+    out += String(d);
+    const done = out.split('\n').filter((l) => l.startsWith('{"thread"'));
+    if (done.length === threads && reports.length === 0) {
+      reports.push(...done.map((l) => JSON.parse(l)));
+      cpuSeconds = cpuMs(child.pid!) / 1000;
+      child.kill('SIGINT');
+    }
+  });
+  child.stderr.on('data', (d) => (out += String(d)));
+  const code = await new Promise<number>((r) => child.once('exit', (x) => r(x ?? 1)));
+  clearInterval(watch);
+  fs.rmSync(file, { force: true });
+  const summary = out.split('\n').find((l) => l.startsWith('{"requests"'));
+  if (code !== 0 || !summary || reports.length !== threads) throw new Error(`wrk failed: ${out}`);
+  const s = JSON.parse(summary) as { requests: number; p50: number; p99: number; max: number };
+  const statuses: Record<string, number> = {};
+  for (const r of reports) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+  const requests = reports.reduce((n, r) => n + r.answered, 0);
+  const start = Math.min(...reports.map((r) => r.first));
+  const elapsedSeconds = (Math.max(...reports.map((r) => r.last)) - start) / 1000;
+  // per status, ms from the first request sent
+  const span: Record<string, [number, number]> = {};
+  for (const r of reports)
+    for (const [k, [from, to]] of Object.entries(r.spans)) {
+      const t = (span[k] ??= [from - start, to - start]);
+      t[0] = Math.min(t[0], from - start);
+      t[1] = Math.max(t[1], to - start);
+    }
+  return {
+    requests,
+    perSecond: requests / elapsedSeconds,
+    elapsedSeconds,
+    p50: s.p50,
+    p99: s.p99,
+    max: s.max,
+    statuses,
+    span,
+    cpuSeconds,
+  };
+}
+
+/**
+ * Requests of a list (bench/request-list.lua: a file of requestLine lines, or the lines) from wrk,
+ * a C client in its own process, for `seconds`; `rate` requests a second over all connections, 0
+ * for as fast as answered.
+ */
+export async function wrkList(
+  base: string,
+  list: string | string[],
+  o: { rate: number; connections: number; seconds: number; threads?: number },
+): Promise<{ p50: number; p99: number; max: number; n: number; requests: number; perSecond: number; bad: number }> {
+  ensureWrk();
+  const threads = o.threads ?? 2;
+  const file = typeof list === 'string' ? list : path.join(os.tmpdir(), `admit-wrk-${process.pid}-${Date.now()}.txt`);
+  if (typeof list !== 'string') fs.writeFileSync(file, list.join('\n') + '\n');
+  const child = spawn(
+    'wrk',
+    [
+      `-t${threads}`,
+      `-c${o.connections}`,
+      `-d${o.seconds}s`,
+      '--latency',
+      '-s',
+      path.join(ROOT, 'bench/request-list.lua'),
+      base,
+      '--',
+      file,
+      String(o.rate),
+      String(o.connections),
+      String(threads),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout.on('data', (d) => (out += String(d)));
+  child.stderr.on('data', (d) => (out += String(d)));
+  const code = await new Promise<number>((r) => child.once('exit', (x) => r(x ?? 1)));
+  if (typeof list !== 'string') fs.rmSync(file, { force: true });
+  const line = out.split('\n').find((l) => l.startsWith('{"requests"'));
+  if (code !== 0 || !line) throw new Error(`wrk failed: ${out}`);
+  const r = JSON.parse(line) as {
+    requests: number;
+    seconds: number;
+    p50: number;
+    p99: number;
+    max: number;
+    non2xx: number;
+    errors: number;
+  };
+  return {
+    p50: r.p50,
+    p99: r.p99,
+    max: r.max,
+    n: r.requests,
+    requests: r.requests,
+    perSecond: r.requests / r.seconds,
+    bad: r.non2xx + r.errors,
+  };
 }

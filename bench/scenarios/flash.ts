@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { orderStatementScript, pgbenchAvailable, runBaseline, runPgbench, settle, setupBaselineTables } from '../baselines.ts';
-import { autocannon, fmt, freePort, ROOT, startProcess, stopProcess, waitFor } from '../lib.ts';
+import { fmt, requestLine, wrkList, freePort, ROOT, startProcess, stopProcess, waitFor } from '../lib.ts';
 import type { ScenarioContext } from './context.ts';
 
 /**
@@ -37,13 +37,11 @@ export async function flash(c: ScenarioContext): Promise<void> {
     for (const n of clients) {
       await settle(url);
       const before = Number((await q<{ n: string }>('select count(*) n from orders where event_id = $1', [flash.eventId]))[0]!.n);
-      const load = await autocannon({
-        url: `${base}/api/v1/events/flash/orders`,
+      const load = await wrkList(base, [requestLine('POST', '/api/v1/events/flash/orders', headers.authorization, body)], {
+        rate: 0,
         connections: n,
-        duration,
-        method: 'POST',
-        body,
-        headers,
+        seconds: duration,
+        threads: 1,
       });
       const after = Number((await q<{ n: string }>('select count(*) n from orders where event_id = $1', [flash.eventId]))[0]!.n);
       const [inv] = await q<{ taken: number; capacity: number; lines: string }>(
@@ -53,9 +51,7 @@ export async function flash(c: ScenarioContext): Promise<void> {
       );
       const oversell = Math.max(0, inv!.taken - inv!.capacity) + Math.abs(inv!.taken - Number(inv!.lines));
       const created = after - before;
-      const errors = Object.entries(load.statuses)
-        .filter(([s]) => s !== '201')
-        .reduce((s, [, c]) => s + c, 0);
+      const errors = load.bad;
       // the baselines: pgbench (PostgreSQL's C client) when installed, else the same through pg
       const baseline = async (kind: 'a' | 'b') => {
         await settle(url);
@@ -84,13 +80,11 @@ export async function flash(c: ScenarioContext): Promise<void> {
         against(`(d) one order's statement (pgbench${d.connections !== n ? `, ${d.connections} connections` : ''})`, d, '');
       }
       if (bare && n <= 16) {
-        const floor = await autocannon({
-          url: `http://127.0.0.1:${bport}/order`,
+        const floor = await wrkList(`http://127.0.0.1:${bport}`, [requestLine('POST', '/order', headers.authorization, body)], {
+          rate: 0,
           connections: n,
-          duration,
-          method: 'POST',
-          body,
-          headers,
+          seconds: duration,
+          threads: 1,
         });
         against('(c) bare Fastify, no database', floor, 'the same load process; ');
       }

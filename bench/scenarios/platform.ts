@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fmt, percentile, ROOT } from '../lib.ts';
+import { fmt, percentile, wrkList } from '../lib.ts';
 import { LARGE_ORDERS, platformOwner, platformToken, seedPlatform, type SeedStep } from '../platform-seed.ts';
 import type { ScenarioContext } from './context.ts';
 
@@ -132,7 +131,7 @@ async function measureStep(c: ScenarioContext, events: number, seed: SeedStep, l
     }
     const phase = async (name: 'cold' | 'warm'): Promise<Phase> => {
       log(`${name}: event pages`);
-      const pageLoad = await wrk(c.base, files[name], {
+      const pageLoad = await wrkList(c.base, files[name], {
         rate: PAGE_RATE,
         connections: 16,
         seconds: name === 'cold' ? Math.ceil(pageList.length / PAGE_RATE) : Math.ceil(warmList.length / PAGE_RATE),
@@ -182,7 +181,7 @@ async function measureStep(c: ScenarioContext, events: number, seed: SeedStep, l
         doors.push(performance.now() - t0);
       }
       log(`${name}: orders`);
-      const orderLoad = await wrk(c.base, files.orders, { rate: 0, connections: 64, seconds: c.duration });
+      const orderLoad = await wrkList(c.base, files.orders, { rate: 0, connections: 64, seconds: c.duration });
       return {
         page: { ...pageLoad, n: pageLoad.requests },
         orders: { ...orderLoad, n: orderLoad.requests, events: onSale.length },
@@ -214,8 +213,8 @@ async function warmUp(c: ScenarioContext, spare: EventRow[]): Promise<void> {
   const pageFile = writeList(['GET\t/e/bench/flash\t-\t-\t']);
   const orderFile = writeList([`POST\t/api/v1/events/flash/orders\t${c.headers.authorization}\t-\t${body}`]);
   try {
-    await wrk(c.base, pageFile, { rate: 0, connections: 16, seconds: 2 });
-    await wrk(c.base, orderFile, { rate: 0, connections: 16, seconds: 2 });
+    await wrkList(c.base, pageFile, { rate: 0, connections: 16, seconds: 2 });
+    await wrkList(c.base, orderFile, { rate: 0, connections: 16, seconds: 2 });
   } finally {
     fs.rmSync(pageFile, { force: true });
     fs.rmSync(orderFile, { force: true });
@@ -363,57 +362,6 @@ function rssSampler(pid: number): { stop: () => number } {
       read();
       return peak / 1024;
     },
-  };
-}
-
-/** Requests of a list (bench/request-list.lua) from wrk, a C client in its own process. */
-async function wrk(
-  base: string,
-  file: string,
-  o: { rate: number; connections: number; seconds: number },
-): Promise<Spread & { perSecond: number; bad: number; requests: number }> {
-  const threads = 2;
-  const child = spawn(
-    'wrk',
-    [
-      `-t${threads}`,
-      `-c${o.connections}`,
-      `-d${o.seconds}s`,
-      '--latency',
-      '-s',
-      path.join(ROOT, 'bench/request-list.lua'),
-      base,
-      '--',
-      file,
-      String(o.rate),
-      String(o.connections),
-      String(threads),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout.on('data', (d) => (out += String(d)));
-  child.stderr.on('data', (d) => (out += String(d)));
-  const code = await new Promise<number>((r) => child.once('exit', (x) => r(x ?? 1)));
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'));
-  if (code !== 0 || !line) throw new Error(`wrk failed: ${out}`);
-  const r = JSON.parse(line) as {
-    requests: number;
-    seconds: number;
-    p50: number;
-    p99: number;
-    max: number;
-    non2xx: number;
-    errors: number;
-  };
-  return {
-    p50: r.p50,
-    p99: r.p99,
-    max: r.max,
-    n: r.requests,
-    requests: r.requests,
-    perSecond: r.requests / r.seconds,
-    bad: r.non2xx + r.errors,
   };
 }
 

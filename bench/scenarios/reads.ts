@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { autocannon, fmt, freePort, medianRound, ROOT, startProcess, stopProcess, waitFor, type LoadResult } from '../lib.ts';
+import { fmt, freePort, medianRound, requestLine, ROOT, startProcess, stopProcess, waitFor, wrkList } from '../lib.ts';
 import type { ScenarioContext } from './context.ts';
 
 /** Reads that hit no database write: the event, its ticket types and its page, against a bare Fastify server answering them from memory. */
@@ -25,15 +25,23 @@ export async function reads(c: ScenarioContext): Promise<void> {
       // Both servers warmed up first (JIT), then measured in alternating rounds, each side's
       // median round kept: on two cores the load generator competes with the server, and one
       // round alone swings by a factor of two.
-      const admitTarget = { url: `${base}${p}`, connections: 64, headers };
-      const bareTarget = { url: `http://127.0.0.1:${bport}${b}`, connections: 64 };
-      await autocannon({ ...admitTarget, duration: 2 });
-      await autocannon({ ...bareTarget, duration: 2 });
-      const admitRounds: LoadResult[] = [];
-      const bareRounds: LoadResult[] = [];
+      // from wrk (a C client in its own process), one thread: the server gets the other core
+      const admitTarget = (seconds: number) =>
+        wrkList(base, [requestLine('GET', p, p.startsWith('/api/') ? headers.authorization : null)], {
+          rate: 0,
+          connections: 64,
+          seconds,
+          threads: 1,
+        });
+      const bareTarget = (seconds: number) =>
+        wrkList(`http://127.0.0.1:${bport}`, [requestLine('GET', b, null)], { rate: 0, connections: 64, seconds, threads: 1 });
+      await admitTarget(2);
+      await bareTarget(2);
+      const admitRounds: Rounds = [];
+      const bareRounds: Rounds = [];
       for (let round = 0; round < 3; round++) {
-        admitRounds.push(await autocannon({ ...admitTarget, duration: quick ? 2 : 4 }));
-        bareRounds.push(await autocannon({ ...bareTarget, duration: quick ? 2 : 4 }));
+        admitRounds.push(await admitTarget(quick ? 2 : 4));
+        bareRounds.push(await bareTarget(quick ? 2 : 4));
       }
       const admit = medianRound(admitRounds);
       const bareLoad = medianRound(bareRounds);
@@ -50,3 +58,5 @@ export async function reads(c: ScenarioContext): Promise<void> {
     await stopProcess(bare);
   }
 }
+
+type Rounds = Array<Awaited<ReturnType<typeof wrkList>>>;

@@ -1,7 +1,7 @@
 import { pgbenchAvailable, runBaseline, runPgbench, settle, setupBaselineTables } from '../baselines.ts';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { autocannon, cpuMs, fmt, percentile } from '../lib.ts';
+import { cpuMs, fmt, percentile, requestLine, wrkAmount } from '../lib.ts';
 import type { ScenarioContext } from './context.ts';
 
 const run = promisify(execFile);
@@ -75,16 +75,11 @@ export async function seats(c: ScenarioContext): Promise<void> {
           items: [{ ticket_type_id: ev!.type_id, quantity: 2, seats: [`h-${s.row}-${s.seat}`, `h-${s.row}-${s.seat + 1}`] }],
         });
       });
+      // from wrk, a C client in its own process: every body once, over n connections
+      const lines = bodies.map((b) => requestLine('POST', `/api/v1/events/${hall}/orders`, headers.authorization, b));
       await settle(url);
       const cpu0 = cpuMs(serverPid());
-      const load = await autocannon({
-        url: `${base}/api/v1/events/${hall}/orders`,
-        connections: n,
-        amount: perRound,
-        method: 'POST',
-        bodies,
-        headers,
-      });
+      const load = await wrkAmount(base, lines, n);
       const cpu = cpuMs(serverPid()) - cpu0;
       if (WARM_HALLS.includes(hall)) continue;
       const [made] = await q<{ n: string }>(`select count(*) n from orders where event_id = $1`, [ev!.event_id]);

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { settle, setupBaselineTables } from '../baselines.ts';
-import { autocannon, fmt } from '../lib.ts';
+import { fmt, requestLine, wrkAmount } from '../lib.ts';
 import type { ScenarioContext } from './context.ts';
 
 /** "0.12-0.80 s": when a status was first and last answered */
@@ -12,17 +12,14 @@ export async function sellout(c: ScenarioContext): Promise<void> {
   const so = await ids('sellout');
   const body = JSON.stringify({ items: [{ ticket_type_id: so.typeId, quantity: 1 }] });
   await settle(url);
-  // timed by the load process from its first request to its last answer: the parent's clock
-  // would add the load process's start-up (1.5 s of the 3.5 s it reported before), and
-  // autocannon's own clock rounds a fixed amount up to its next one-second tick
-  const load = await autocannon({
-    url: `${base}/api/v1/events/sellout/orders`,
-    connections: 64,
-    amount: 2000,
-    method: 'POST',
-    body,
-    headers,
-  });
+  // timed by the load process (wrk, a C client in its own process) from its first request to its
+  // last answer: the parent's clock would add the load process's start-up
+  const line = requestLine('POST', '/api/v1/events/sellout/orders', headers.authorization, body);
+  const load = await wrkAmount(
+    base,
+    Array.from({ length: 2000 }, () => line),
+    64,
+  );
   const seconds = load.elapsedSeconds;
   const sold = Number((await q<{ n: string }>('select count(*) n from orders where event_id = $1', [so.eventId]))[0]!.n);
   await setupBaselineTables(url, 1000);

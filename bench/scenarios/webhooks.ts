@@ -1,19 +1,19 @@
 import os from 'node:os';
 import path from 'node:path';
 import { settle } from '../baselines.ts';
-import {
-  autocannon,
-  cpuMs,
-  fmt,
-  freePort,
-  medianRound,
-  ROOT,
-  startProcess,
-  stopProcess,
-  waitFor,
-  type LoadResult,
-} from '../lib.ts';
+import { cpuMs, fmt, freePort, medianRound, requestLine, ROOT, startProcess, stopProcess, waitFor, wrkList } from '../lib.ts';
 import type { ScenarioContext } from './context.ts';
+
+type Round = Awaited<ReturnType<typeof wrkList>>;
+
+/** One order of one ticket, as a line of wrk's request file. */
+const orderLine = (slug: string, h: { authorization: string }, typeId: number) =>
+  requestLine(
+    'POST',
+    `/api/v1/events/${slug}/orders`,
+    h.authorization,
+    JSON.stringify({ items: [{ ticket_type_id: typeId, quantity: 1 }] }),
+  );
 
 export async function webhooks(c: ScenarioContext): Promise<void> {
   const { url, base, quick, duration, headers, tokens, ids, q, add, serverPid } = c;
@@ -41,17 +41,10 @@ export async function webhooks(c: ScenarioContext): Promise<void> {
     const hooked = await ids('hookflash');
     const count = async (eventId: number) =>
       Number((await q<{ n: string }>('select count(*) n from orders where event_id = $1', [eventId]))[0]!.n);
-    const round = async (slug: string, eventId: number, h: Record<string, string>, typeId: number) => {
+    const round = async (slug: string, eventId: number, h: { authorization: string }, typeId: number) => {
       await settle(url);
       const before = await count(eventId);
-      const load = await autocannon({
-        url: `${base}/api/v1/events/${slug}/orders`,
-        connections: n,
-        duration,
-        method: 'POST',
-        body: JSON.stringify({ items: [{ ticket_type_id: typeId, quantity: 1 }] }),
-        headers: h,
-      });
+      const load = await wrkList(base, [orderLine(slug, h, typeId)], { rate: 0, connections: n, seconds: duration, threads: 1 });
       return { ...load, perSecond: ((await count(eventId)) - before) / duration };
     };
     // both sales warmed up first (JIT, caches, the receiver's connections), not measured
@@ -59,17 +52,10 @@ export async function webhooks(c: ScenarioContext): Promise<void> {
       ['flash', headers, plain.typeId],
       ['hookflash', hookHeaders, hooked.typeId],
     ] as const) {
-      await autocannon({
-        url: `${base}/api/v1/events/${slug}/orders`,
-        connections: n,
-        duration: 2,
-        method: 'POST',
-        body: JSON.stringify({ items: [{ ticket_type_id: typeId, quantity: 1 }] }),
-        headers: h,
-      });
+      await wrkList(base, [orderLine(slug, h, typeId)], { rate: 0, connections: n, seconds: 2, threads: 1 });
     }
-    const without: LoadResult[] = [];
-    const withHook: LoadResult[] = [];
+    const without: Round[] = [];
+    const withHook: Round[] = [];
     const drains: number[] = [];
     // server CPU (all its threads) per delivery sent while draining, when nothing else runs
     const drainCpu: number[] = [];
