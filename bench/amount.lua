@@ -1,6 +1,5 @@
 -- wrk script for loads of a fixed number of requests (a rush that sells a hall and stops): the
--- requests are read from a file (first argument), one a line, tab-separated: method, path,
--- Authorization value or "-", Cookie value or "-", body (may be empty). Thread i of n sends lines
+-- requests are read from a file (first argument), one a line (bench/request-file.lua). Thread i of n sends lines
 -- i, i+n, i+2n... once each and stops when all of its lines are answered. Second argument: the thread
 -- count. Each thread prints one JSON line when it stops: its first send and last answer (a
 -- monotonic clock, ms) and its statuses; wrk itself runs until the caller interrupts it and
@@ -46,13 +45,9 @@ function init(args)
   step = tonumber(args[2])
   local index = index or 0
   -- this thread's lines only
+  local format = require("request-file")
   for k = index + 1, #all, step do
-    local method, path, auth, cookie, body = all[k]:match("^([^\t]*)\t([^\t]*)\t([^\t]*)\t([^\t]*)\t?(.*)$")
-    local headers = {}
-    if auth ~= "-" then headers["Authorization"] = auth end
-    if cookie ~= "-" then headers["Cookie"] = cookie end
-    if body ~= "" then headers["Content-Type"] = "application/json" else body = nil end
-    requests[#requests + 1] = wrk.format(method, path, headers, body)
+    requests[#requests + 1] = format(all[k])
   end
   share = #requests
   verifying = index == 0

@@ -160,28 +160,23 @@ export function ensureWrk(): void {
  * fixed size. Elapsed is from the first request sent to the last answer, as wrk's thread saw them.
  */
 export async function wrkAmount(base: string, lines: string[], connections: number): Promise<LoadResult> {
-  ensureWrk();
   // one thread: a rush of a few thousand orders is far below what one wrk thread sends, and one
   // thread keeps every connection busy until the last request (threads would split the list)
   const threads = 1;
   const file = path.join(os.tmpdir(), `admit-wrk-${process.pid}-${Date.now()}.txt`);
   fs.writeFileSync(file, lines.join('\n') + '\n');
-  const child = spawn(
-    'wrk',
-    [
-      `-t${threads}`,
-      `-c${connections}`,
-      '-d600s',
-      '--latency',
-      '-s',
-      path.join(ROOT, 'bench/amount.lua'),
-      base,
-      '--',
-      file,
-      String(threads),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawnWrk([
+    `-t${threads}`,
+    `-c${connections}`,
+    '-d600s',
+    '--latency',
+    '-s',
+    'amount.lua',
+    base,
+    '--',
+    file,
+    String(threads),
+  ]);
   let out = '';
   let cpuSeconds = 0;
   const reports: Array<{
@@ -250,44 +245,25 @@ export async function wrkList(
   list: string | string[],
   o: { rate: number; connections: number; seconds: number; threads?: number },
 ): Promise<{ p50: number; p99: number; max: number; n: number; requests: number; perSecond: number; bad: number }> {
-  ensureWrk();
   const threads = o.threads ?? 2;
   const file = typeof list === 'string' ? list : path.join(os.tmpdir(), `admit-wrk-${process.pid}-${Date.now()}.txt`);
   if (typeof list !== 'string') fs.writeFileSync(file, list.join('\n') + '\n');
-  const child = spawn(
-    'wrk',
-    [
-      `-t${threads}`,
-      `-c${o.connections}`,
-      `-d${o.seconds}s`,
-      '--latency',
-      '-s',
-      path.join(ROOT, 'bench/request-list.lua'),
-      base,
-      '--',
-      file,
-      String(o.rate),
-      String(o.connections),
-      String(threads),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout.on('data', (d) => (out += String(d)));
-  child.stderr.on('data', (d) => (out += String(d)));
-  const code = await new Promise<number>((r) => child.once('exit', (x) => r(x ?? 1)));
+  const out = await wrkOutput([
+    `-t${threads}`,
+    `-c${o.connections}`,
+    `-d${o.seconds}s`,
+    '--latency',
+    '-s',
+    'request-list.lua',
+    base,
+    '--',
+    file,
+    String(o.rate),
+    String(o.connections),
+    String(threads),
+  ]);
   if (typeof list !== 'string') fs.rmSync(file, { force: true });
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'));
-  if (code !== 0 || !line) throw new Error(`wrk failed: ${out}`);
-  const r = JSON.parse(line) as {
-    requests: number;
-    seconds: number;
-    p50: number;
-    p99: number;
-    max: number;
-    non2xx: number;
-    errors: number;
-  };
+  const r = JSON.parse(out) as WrkSummary;
   return {
     p50: r.p50,
     p99: r.p99,
@@ -297,4 +273,33 @@ export async function wrkList(
     perSecond: r.requests / r.seconds,
     bad: r.non2xx + r.errors,
   };
+}
+
+/** wrk with its scripts' directory as its own, so they find bench/request-file.lua by require(). */
+function spawnWrk(args: string[]) {
+  ensureWrk();
+  return spawn('wrk', args, { cwd: path.join(ROOT, 'bench'), stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** What request-list.lua and paced-polls.lua print when wrk ends (latencies in ms). */
+export interface WrkSummary {
+  requests: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Runs wrk to its end and returns the JSON line its script's done() printed. */
+export async function wrkOutput(args: string[]): Promise<string> {
+  const child = spawnWrk(args);
+  let out = '';
+  child.stdout.on('data', (d) => (out += String(d)));
+  child.stderr.on('data', (d) => (out += String(d)));
+  const code = await new Promise<number>((r) => child.once('exit', (x) => r(x ?? 1)));
+  const line = out.split('\n').find((l) => l.startsWith('{"requests"'));
+  if (code !== 0 || !line) throw new Error(`wrk failed: ${out}`);
+  return line;
 }

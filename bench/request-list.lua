@@ -1,6 +1,5 @@
--- wrk script for the platform scenario: requests read from a file (first argument), one a line,
--- tab-separated: method, path, Authorization value or "-", Cookie value or "-", body (may be
--- empty). Each thread walks the list from its own offset, one request after the other, so with one
+-- wrk script for loads of a duration: requests read from a file (first argument), one a line
+-- (bench/request-file.lua). Each thread walks the list from its own offset, one request after the other, so with one
 -- pass of the list every request is a different one (the cold figures: every event page read for
 -- the first time). Second argument: requests a second over all connections, each connection
 -- pausing between its requests ("0": as fast as answered); third: the connection count.
@@ -18,13 +17,9 @@ function setup(thread)
 end
 
 function init(args)
+  local format = require("request-file")
   for line in io.lines(args[1]) do
-    local method, path, auth, cookie, body = line:match("^([^\t]*)\t([^\t]*)\t([^\t]*)\t([^\t]*)\t?(.*)$")
-    local headers = {}
-    if auth ~= "-" then headers["Authorization"] = auth end
-    if cookie ~= "-" then headers["Cookie"] = cookie end
-    if body ~= "" then headers["Content-Type"] = "application/json" else body = nil end
-    requests[#requests + 1] = wrk.format(method, path, headers, body)
+    requests[#requests + 1] = format(line)
   end
   local rate = tonumber(args[2])
   if rate > 0 then pause = tonumber(args[3]) * 1000 / rate end

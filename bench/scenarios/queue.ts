@@ -1,8 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import path from 'node:path';
 import fs from 'node:fs';
-import { fmt, ROOT } from '../lib.ts';
+import { fmt, wrkOutput, type WrkSummary } from '../lib.ts';
 import type { ScenarioContext } from './context.ts';
 
 export const QUEUE_RATE = 1200;
@@ -127,37 +125,23 @@ export async function queueScenario(c: ScenarioContext): Promise<void> {
   });
 }
 
-interface Paced {
-  requests: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  max: number;
-  non2xx: number;
-  errors: number;
-}
-
 /**
  * Polls `url` at `rate` requests a second for `seconds` from wrk (a C client, its own process),
  * 64 connections each pausing between requests (bench/paced-polls.lua), one cookie a request.
  */
-async function paced(url: string, cookieFile: string, rate: number, seconds: number): Promise<Paced> {
-  if (spawnSync('wrk', ['--version']).error) {
-    spawnSync('sh', ['-c', 'apt-get install -y -qq wrk >/dev/null 2>&1'], { stdio: 'ignore' });
-  }
-  const script = path.join(ROOT, 'bench/paced-polls.lua');
-  const child = spawn(
-    'wrk',
-    ['-t2', '-c64', `-d${seconds}s`, '--latency', '-s', script, url, '--', cookieFile, String(rate), '64'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  child.stdout.on('data', (d) => (out += String(d)));
-  child.stderr.on('data', (d) => (out += String(d)));
-  const code = await new Promise<number>((r) => child.once('exit', (x) => r(x ?? 1)));
-  const line = out.split('\n').find((l) => l.startsWith('{"requests"'));
-  if (code !== 0 || !line) throw new Error(`wrk failed: ${out}`);
-  return JSON.parse(line) as Paced;
+async function paced(url: string, cookieFile: string, rate: number, seconds: number): Promise<WrkSummary> {
+  const line = await wrkOutput([
+    '-t2',
+    '-c64',
+    `-d${seconds}s`,
+    '--latency',
+    '-s',
+    'paced-polls.lua',
+    url,
+    '--',
+    cookieFile,
+    String(rate),
+    '64',
+  ]);
+  return JSON.parse(line) as WrkSummary;
 }
