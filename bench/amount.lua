@@ -1,9 +1,10 @@
 -- wrk script for loads of a fixed number of requests (a rush that sells a hall and stops): the
--- requests are read from a file (first argument), one a line (bench/request-file.lua). Thread i of n sends lines
--- i, i+n, i+2n... once each and stops when all of its lines are answered. Second argument: the thread
--- count. Each thread prints one JSON line when it stops: its first send and last answer (a
--- monotonic clock, ms) and its statuses; wrk itself runs until the caller interrupts it and
--- then prints the latencies over every thread (done()).
+-- requests are read from a file (first argument), one a line (bench/request-file.lua). Thread i
+-- of n sends lines i, i+n, i+2n... once each and stops when all of its lines are answered.
+-- Second argument: the thread count. Each thread prints one JSON line when it stops: its first
+-- send and last answer (a monotonic clock, ms), its statuses and when each was first and last
+-- answered; a progress line every 100 answers. wrk itself runs until the caller interrupts it
+-- and then prints the latencies over every thread (done()).
 local ffi = require("ffi")
 ffi.cdef [[
   typedef struct { long tv_sec; long tv_nsec; } admit_timespec;
