@@ -163,7 +163,24 @@ export interface LocaleChoice {
   fallback?: string | null | undefined;
 }
 
+/**
+ * Negotiated locales by what they were chosen from. Every page view negotiates, and parsing the
+ * Accept-Language header and canonicalising each tag through `Intl` was a few per cent of the
+ * event page's time; a browser sends the same header with each request. Bounded by the keys'
+ * length, since the header is the client's to make long.
+ */
+const negotiated = new LruCache<string, Locale>(256 * 1024);
+
 export function negotiate(c: LocaleChoice): Locale {
+  const key = `${c.choice ?? ''}\u0000${c.acceptLanguage ?? ''}\u0000${c.fallback ?? ''}`;
+  const hit = negotiated.get(key);
+  if (hit) return hit;
+  const locale = negotiateAfresh(c);
+  negotiated.set(key, locale, key.length + 64);
+  return locale;
+}
+
+function negotiateAfresh(c: LocaleChoice): Locale {
   const explicit = c.choice ? canonical(c.choice) : null;
   if (explicit && langOf(explicit)) return localeOf(explicit);
   for (const tag of parseAcceptLanguage(c.acceptLanguage)) if (langOf(tag)) return localeOf(tag);

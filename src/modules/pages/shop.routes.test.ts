@@ -133,6 +133,10 @@ describe('event page', () => {
     expect(first.scripts).toBe(1);
     expect(one.body).toMatch(/<script nonce="[^"]+">\(\(\)=>\{const f=document\.querySelector\('form\.admit-shop'\)/);
     expect(expectNoncedScripts(two).nonce).not.toBe(first.nonce);
+    // the cached page's stand-in is written over on every copy, and the copies are whole
+    for (const r of [one, two]) expect(r.body).not.toContain('~~~~');
+    expect(two.rawPayload.length).toBe(one.rawPayload.length);
+    expect(two.body.replace(expectNoncedScripts(two).nonce, first.nonce)).toBe(one.body);
     expect(one.headers['cache-control']).toBe('no-store');
     // the form sent back with its errors runs the same script under its own nonce
     const invalid = await submit(base(), { [`qty_${ids.ga}`]: 'many', name: '', email: '' });

@@ -53,16 +53,34 @@ const htmlResponses = {
 type Params = { account: string; event: string; audience?: string; portal?: string };
 
 /**
- * The event page as shared between responses: the document up to the end of the page's content,
- * and the rest. Each response puts its own script, with its own CSP nonce, between the two: one
- * nonce shared by every visitor of a cached page would be no secret.
+ * The event page in its parts: the document up to the end of the page's content, the page's
+ * script, and the rest.
  */
-interface Pieces<T> {
-  head: T;
-  tail: T;
+interface Pieces {
+  head: string;
+  tail: string;
   salesOpen: boolean;
   /** the page draws a seat map: its script comes with the running total's */
   seated: boolean;
+}
+
+/**
+ * The event page as shared between responses, encoded once, with a stand-in where its script's
+ * CSP nonce goes. Each response writes its own nonce over a copy: one nonce shared by every
+ * visitor of a cached page would be no secret. `nonceAt` is -1 for a page without a script.
+ */
+interface SharedPage {
+  bytes: Buffer;
+  nonceAt: number;
+}
+
+/** The stand-in nonce: as long as every real one (16 bytes in base64url), never one itself. */
+const STAND_IN = '~'.repeat(22);
+
+function sharePage(pieces: Pieces): SharedPage {
+  const script = shopScript(pieces, STAND_IN).value;
+  const at = script.indexOf(STAND_IN);
+  return { bytes: Buffer.from(pieces.head + script + pieces.tail), nonceAt: at < 0 ? -1 : Buffer.byteLength(pieces.head) + at };
 }
 
 const FIELD_OF_CODE: Record<string, string> = {
@@ -81,8 +99,16 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     `/e/${encodeURIComponent(p.account)}/${encodeURIComponent(p.event)}${p.audience ? `/a/${encodeURIComponent(p.audience)}` : ''}${p.portal ? `/p/${encodeURIComponent(p.portal)}` : ''}`;
 
   /** The event page for this response: its shared pieces with this response's script between them. */
-  const page = (pieces: Pieces<Buffer>, request: FastifyRequest) =>
-    Buffer.concat([pieces.head, Buffer.from(shopScript(pieces, request.cspNonce).value), pieces.tail]);
+  // a copy with this response's nonce: one memory copy, the page is not encoded again
+  const page = (shared: SharedPage, request: FastifyRequest) => {
+    if (shared.nonceAt < 0) return shared.bytes;
+    const nonce = request.cspNonce;
+    if (nonce.length !== STAND_IN.length) throw new Error('A CSP nonce is not the length the shared page holds room for');
+    const bytes = Buffer.allocUnsafe(shared.bytes.length);
+    shared.bytes.copy(bytes);
+    bytes.write(nonce, shared.nonceAt, 'latin1');
+    return bytes;
+  };
 
   async function render(
     request: FastifyRequest,
@@ -112,7 +138,7 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     form: Form,
     fields: Record<string, string[]>,
     message: string | null,
-  ): Promise<Pieces<string>> {
+  ): Promise<Pieces> {
     // the theme changes only by the console or an import: reused like the catalogue
     const theme = await cacheOf<PageTheme>(ctx.db, 'page-theme', ctx.config.catalogueCacheMs).get(String(shop.account.id), () =>
       loadPageTheme(ctx.db, shop.account.id),
@@ -188,22 +214,12 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     // sale every visitor of the same second gets one rendering. The checkout itself always
     // counts stock afresh, so a hint a second old can never sell a seat that is gone.
     const key = [p.account, p.event, p.audience ?? '', p.portal ?? '', currency, loc.tag].join('\u0000');
-    // kept encoded: a hit is written as it is, without turning 8 KB of text into UTF-8 again
-    const pieces = await cacheOf<Pieces<Buffer>>(ctx.db, 'event-page', ctx.config.catalogueCacheMs, 32 * 1024 * 1024).get(
+    // kept encoded: a hit is written as it is, without turning 12 KB of text into UTF-8 again
+    const shared = await cacheOf<SharedPage>(ctx.db, 'event-page', ctx.config.catalogueCacheMs, 32 * 1024 * 1024).get(
       key,
-      async () => {
-        const { head, tail, salesOpen, seated } = await pageHtml(
-          await loadShop(ctx, p.account, p.event, via(p), currency),
-          p,
-          loc,
-          {},
-          {},
-          null,
-        );
-        return { head: Buffer.from(head), tail: Buffer.from(tail), salesOpen, seated };
-      },
+      async () => sharePage(await pageHtml(await loadShop(ctx, p.account, p.event, via(p), currency), p, loc, {}, {}, null)),
     );
-    return sendPage(reply, page(pieces, request));
+    return sendPage(reply, page(shared, request));
   };
 
   const submit = async (request: FastifyRequest<{ Params: Params; Body: Form }>, reply: FastifyReply) => {

@@ -103,18 +103,20 @@ export function inputHygiene(app: FastifyInstance): void {
     }
     done();
   });
-  app.addHook('preValidation', async (request) => {
+  // a callback hook, not an async one: it runs on every request and has nothing to await
+  app.addHook('preValidation', (request, _reply, done) => {
     const body = request.body;
-    if (body === undefined || body === null) return;
+    if (body === undefined || body === null) return done();
     const config = request.routeOptions.config;
     if (isForm(request) && !config.html && !config.forms) {
-      throw refusal(request, `Unsupported content type ${String(request.headers['content-type'])}; send application/json`);
+      return done(refusal(request, `Unsupported content type ${String(request.headers['content-type'])}; send application/json`));
     }
-    if (typeof body !== 'object' && typeof body !== 'string') return;
+    if (typeof body !== 'object' && typeof body !== 'string') return done();
     const fields = unstorableFields(body);
     const names = Object.keys(fields);
     if (names.length > 0) {
-      throw refusal(request, `Invalid body: ${names.map((n) => `${n} ${fields[n]!.join(', ')}`).join('; ')}`, fields);
+      return done(refusal(request, `Invalid body: ${names.map((n) => `${n} ${fields[n]!.join(', ')}`).join('; ')}`, fields));
     }
+    done();
   });
 }
