@@ -98,8 +98,7 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
   const pathOf = (p: Params) =>
     `/e/${encodeURIComponent(p.account)}/${encodeURIComponent(p.event)}${p.audience ? `/a/${encodeURIComponent(p.audience)}` : ''}${p.portal ? `/p/${encodeURIComponent(p.portal)}` : ''}`;
 
-  /** The event page for this response: its shared pieces with this response's script between them. */
-  // a copy with this response's nonce: one memory copy, the page is not encoded again
+  /** The event page for this response: a copy of the shared page with this response's nonce (the page is not encoded again). */
   const page = (shared: SharedPage, request: FastifyRequest) => {
     if (shared.nonceAt < 0) return shared.bytes;
     const nonce = request.cspNonce;
