@@ -1,4 +1,5 @@
 import type { Job } from './platform/jobs/jobs.ts';
+import { catalogueFeed } from './platform/cache-feed.ts';
 import { outboxJob } from './platform/jobs/outbox-dispatcher.ts';
 import { holdSweeper } from './modules/orders/orders.service.ts';
 import { plannerStatistics } from './modules/orders/planner-statistics.ts';
@@ -15,6 +16,7 @@ import { messagesJob } from './modules/messages/messages.service.ts';
  * (claim work with row locks or SKIP LOCKED).
  */
 export const allJobs: Job[] = [
+  catalogueFeed,
   holdSweeper,
   outboxJob(outboxHandlers),
   feeFiller,

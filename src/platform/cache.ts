@@ -18,12 +18,14 @@ const LOADING_BYTES = 128;
  * the number of keys. Entries past their TTL stay until read again or pushed out.
  */
 export class TtlCache<V> {
-  private readonly entries: LruCache<string, { value: Promise<V>; until: number }>;
+  private readonly entries: LruCache<string, { value: Promise<V>; at: number }>;
 
   constructor(
     private readonly ttlMs: number,
     maxBytes = DEFAULT_CACHE_BYTES,
     private readonly sizeOf: (value: V) => number = approximateBytes,
+    /** while this feed is live, entries are kept for its longer time (see followedCacheOf) */
+    private readonly feed?: ChangeFeed,
   ) {
     this.entries = new LruCache(maxBytes);
   }
@@ -32,8 +34,8 @@ export class TtlCache<V> {
     if (this.ttlMs <= 0) return load();
     const now = performance.now();
     const hit = this.entries.get(key);
-    if (hit && hit.until > now) return hit.value;
-    const entry = { value: load(), until: now + this.ttlMs };
+    if (hit && now - hit.at < (this.feed && this.feed.liveUntil > now ? FOLLOWED_MS : this.ttlMs)) return hit.value;
+    const entry = { value: load(), at: now };
     const keyBytes = 16 + key.length;
     this.entries.set(key, entry, keyBytes + LOADING_BYTES);
     entry.value.then(
@@ -55,9 +57,48 @@ export class TtlCache<V> {
   clear(): void {
     this.entries.clear();
   }
+
+  /** Forgets the entries whose keys start with one of these prefixes. */
+  forget(prefixes: Set<string>): void {
+    const gone: string[] = [];
+    for (const key of this.entries.keys()) {
+      const slash = key.indexOf('/');
+      if (slash > 0 && prefixes.has(key.slice(0, slash + 1))) gone.push(key);
+    }
+    for (const key of gone) this.entries.delete(key);
+  }
+}
+
+/**
+ * How long a followed cache keeps an entry while its change feed is live: long, because the feed
+ * forgets an account's entries when its catalogue changes; bounded, so that a change the feed
+ * somehow missed is not kept for ever.
+ */
+export const FOLLOWED_MS = 5 * 60_000;
+
+/** A live feed's polls: each successful one keeps it live this long (a few missed polls). */
+export const FEED_GRACE_MS = 2_000;
+
+/**
+ * What an instance knows of the catalogue's changes (platform/cache-feed.ts polls for them): the
+ * oldest transaction it may not have seen yet, and until when its last poll vouches for the
+ * followed caches (performance.now() time; 0 before the first poll, or after a failed one).
+ */
+export interface ChangeFeed {
+  xmin: string | null;
+  liveUntil: number;
 }
 
 const registry = new WeakMap<Db, Map<string, TtlCache<unknown>>>();
+const followed = new WeakMap<Db, Map<string, TtlCache<unknown>>>();
+const feeds = new WeakMap<Db, ChangeFeed>();
+
+/** The change feed of this database handle, made on first use (not live until polled). */
+export function changeFeedOf(db: Db): ChangeFeed {
+  let feed = feeds.get(db);
+  if (!feed) feeds.set(db, (feed = { xmin: null, liveUntil: 0 }));
+  return feed;
+}
 
 /**
  * The named cache of this database handle (one per process and database), holding at most
@@ -72,7 +113,34 @@ export function cacheOf<V>(db: Db, name: string, ttlMs: number, maxBytes?: numbe
   return cache as TtlCache<V>;
 }
 
+/**
+ * A named cache of an account's catalogue (the event rows, ticket types, goods, sessions and
+ * donations of migration 0037's triggers): keys start with `<account id>/`. It keeps an entry
+ * `ttlMs` like any other, and FOLLOWED_MS while the change feed is live: the feed forgets an
+ * account's entries when another transaction changed its catalogue.
+ */
+export function followedCacheOf<V>(db: Db, name: string, ttlMs: number): TtlCache<V> {
+  let named = followed.get(db);
+  if (!named) followed.set(db, (named = new Map()));
+  let cache = named.get(name);
+  if (!cache) named.set(name, (cache = new TtlCache<unknown>(ttlMs, DEFAULT_CACHE_BYTES, approximateBytes, changeFeedOf(db))));
+  return cache as TtlCache<V>;
+}
+
+/** Forgets what the followed caches hold of these accounts (their catalogue changed). */
+export function forgetAccounts(db: Db, accountIds: Iterable<number | string>): void {
+  const prefixes = new Set([...accountIds].map((id) => `${id}/`));
+  if (prefixes.size === 0) return;
+  for (const cache of followed.get(db)?.values() ?? []) cache.forget(prefixes);
+}
+
+/** Forgets everything the followed caches hold. */
+export function clearFollowedCaches(db: Db): void {
+  for (const cache of followed.get(db)?.values() ?? []) cache.clear();
+}
+
 /** Forgets everything cached for this database handle (after an import changed the catalogue). */
 export function clearCaches(db: Db): void {
   for (const cache of registry.get(db)?.values() ?? []) cache.clear();
+  clearFollowedCaches(db);
 }

@@ -76,6 +76,11 @@ export class LruCache<K, V> {
     return true;
   }
 
+  /** The keys, least recently used first. */
+  keys(): IterableIterator<K> {
+    return this.#entries.keys();
+  }
+
   clear(): void {
     this.#entries.clear();
     this.#bytes = 0;

@@ -1,4 +1,4 @@
-import { cacheOf } from '../../platform/cache.ts';
+import { followedCacheOf } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors.ts';
 import { canSeeEvent, type Principal } from '../../platform/http/auth.ts';
@@ -87,11 +87,11 @@ export function presentTicketType(t: TicketTypeRow, currency: string): TicketTyp
 }
 
 /**
- * An event by slug through the catalogue cache: events change only by import, so a read within
- * `catalogueCacheMs` of the last one reuses it instead of another round trip.
+ * An event by slug through the catalogue cache (followedCacheOf): kept while no transaction
+ * changed the account's catalogue, or `catalogueCacheMs` when the change feed is not live.
  */
 export function findEventCached(ctx: AppContext, accountId: number, slug: string): Promise<EventRow | undefined> {
-  return cacheOf<EventRow | undefined>(ctx.db, 'events', ctx.config.catalogueCacheMs).get(`${accountId}/${slug}`, () =>
+  return followedCacheOf<EventRow | undefined>(ctx.db, 'events', ctx.config.catalogueCacheMs).get(`${accountId}/${slug}`, () =>
     findEventBySlug(ctx.db, accountId, slug),
   );
 }
@@ -129,8 +129,9 @@ export async function getTicketTypes(ctx: AppContext, p: Principal, slug: string
   if (!canSeeEvent(p, slug)) return [];
   const event = await findEventCached(ctx, p.accountId, slug);
   if (!event) return [];
-  const types = await cacheOf<TicketTypeRow[]>(ctx.db, 'ticket-types', ctx.config.catalogueCacheMs).get(String(event.id), () =>
-    listTicketTypes(ctx.db, p.accountId, event.id),
+  const types = await followedCacheOf<TicketTypeRow[]>(ctx.db, 'ticket-types', ctx.config.catalogueCacheMs).get(
+    `${p.accountId}/${event.id}`,
+    () => listTicketTypes(ctx.db, p.accountId, event.id),
   );
   let views = typeViews.get(types);
   if (!views) typeViews.set(types, (views = types.map((t) => presentTicketType(t, event.currency))));

@@ -1,4 +1,4 @@
-import { cacheOf } from '../../platform/cache.ts';
+import { followedCacheOf } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Db } from '../../platform/db/database.ts';
 import type { Answer, InvoiceAddress, ItemAnswer } from '../../platform/db/schema.ts';
@@ -89,7 +89,7 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
   let outcome = await write(prepared);
   if ('rejected' in outcome && outcome.rejected.code === 'busy') {
     // an item of the cached catalogue got a capacity meanwhile: price it again from the database
-    cacheOf<Catalogue>(ctx.db, 'catalogue', ctx.config.catalogueCacheMs).clear();
+    followedCacheOf<Catalogue>(ctx.db, 'catalogue', ctx.config.catalogueCacheMs).clear();
     prepared = await prepareOrder(ctx, input);
     outcome = await write(prepared);
   }
@@ -206,9 +206,9 @@ async function priceBasket(ctx: AppContext, input: PlaceOrderInput, now: Date) {
     sessions: input.items.some((i) => i.session_id !== undefined),
     donations: Boolean(input.donations?.length),
   };
-  // Catalogue rows change only by import: reused for catalogueCacheMs. Prices and caps are
-  // read from them, but stock is always checked under the inventory row lock when writing.
-  const catalogue = await cacheOf<Catalogue>(ctx.db, 'catalogue', ctx.config.catalogueCacheMs).get(
+  // Catalogue rows are kept while no transaction changed the account's catalogue (followedCacheOf).
+  // Prices and caps are read from them; stock is always checked under the inventory row lock.
+  const catalogue = await followedCacheOf<Catalogue>(ctx.db, 'catalogue', ctx.config.catalogueCacheMs).get(
     `${input.accountId}/${event.id}/${[...typeIds].sort((a, b) => a - b).join(',')}/${+needs.goods}${+needs.sessions}${+needs.donations}`,
     () => loadCatalogue(ctx.db, input.accountId, event.id, typeIds, needs),
   );

@@ -684,6 +684,12 @@ export interface AppSecretsTable {
   created_at: GenTimestamp;
 }
 
+/** The last transaction that changed an account's catalogue (migration 0037; written by triggers only). */
+export interface CatalogueVersionsTable {
+  account_id: number;
+  changed_xid: string;
+}
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -872,6 +878,7 @@ export interface DB {
   outbox: OutboxTable;
   rate_limits: RateLimitsTable;
   schema_migrations: SchemaMigrationsTable;
+  catalogue_versions: CatalogueVersionsTable;
   app_secrets: AppSecretsTable;
   item_sales: ItemSalesTable;
   income_counters: IncomeCountersTable;

@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { createTestApp, type TestApp } from '../../test/app.ts';
+import { makeAccountFile, makeEvent, seedAccount } from '../../test/factories.ts';
+import { changeFeedOf, FEED_GRACE_MS, followedCacheOf } from './cache.ts';
+import { pollCatalogueChanges } from './cache-feed.ts';
+
+const SHORT_MS = 50;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+/** Two accounts with an event each; their ids. */
+async function twoAccounts(): Promise<[number, number]> {
+  const ids: number[] = [];
+  for (const slug of ['feed-a', 'feed-b']) {
+    await seedAccount(t.ctx, makeAccountFile({ slug, events: [makeEvent({ slug: `${slug}-show` })] }));
+    ids.push((await t.ctx.db.selectFrom('accounts').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()).id);
+  }
+  return ids as [number, number];
+}
+
+/** A followed cache whose loads are counted per key. */
+function probe() {
+  const loads = new Map<string, number>();
+  const cache = followedCacheOf<string>(t.ctx.db, `probe-${Math.random()}`, SHORT_MS);
+  const get = (key: string) =>
+    cache.get(key, () => {
+      loads.set(key, (loads.get(key) ?? 0) + 1);
+      return Promise.resolve(key);
+    });
+  return { get, loads: (key: string) => loads.get(key) ?? 0 };
+}
+
+const rename = (db: TestApp['ctx']['db'] | pg.Client, accountId: number) =>
+  db instanceof pg.Client
+    ? db.query(`update events set name = name || '.' where account_id = $1`, [accountId])
+    : sql`update events set name = name || '.' where account_id = ${accountId}`.execute(db);
+
+describe('the catalogue change feed', () => {
+  it('keeps entries past their short time while live, forgets the changed account only, and falls back when no poll vouches', async () => {
+    const [a, b] = await twoAccounts();
+    const c = probe();
+    await pollCatalogueChanges(t.ctx.db);
+    await c.get(`${a}/show`);
+    await c.get(`${b}/show`);
+    await sleep(SHORT_MS * 2);
+    await pollCatalogueChanges(t.ctx.db);
+    await c.get(`${a}/show`);
+    await c.get(`${b}/show`);
+    expect([c.loads(`${a}/show`), c.loads(`${b}/show`)]).toEqual([1, 1]);
+
+    await rename(t.ctx.db, a);
+    expect((await pollCatalogueChanges(t.ctx.db)).accounts).toBe(1);
+    await c.get(`${a}/show`);
+    await c.get(`${b}/show`);
+    expect([c.loads(`${a}/show`), c.loads(`${b}/show`)]).toEqual([2, 1]);
+
+    // nothing changed: the next poll forgets nothing
+    expect((await pollCatalogueChanges(t.ctx.db)).accounts).toBe(0);
+
+    // no poll for longer than the grace: entries older than the short time are read again
+    await sleep(FEED_GRACE_MS + 100);
+    await c.get(`${b}/show`);
+    expect(c.loads(`${b}/show`)).toBe(2);
+  });
+
+  it('forgets everything on its first poll: what was cached before it is not vouched for', async () => {
+    const [a] = await twoAccounts();
+    const c = probe();
+    expect(changeFeedOf(t.ctx.db).liveUntil).toBe(0);
+    await c.get(`${a}/show`);
+    await pollCatalogueChanges(t.ctx.db);
+    await c.get(`${a}/show`);
+    expect(c.loads(`${a}/show`)).toBe(2);
+  });
+
+  it.runIf(process.env.DATABASE_URL)('sees a change that commits after a younger one was seen', async () => {
+    const [a, b] = await twoAccounts();
+    const c = probe();
+    await pollCatalogueChanges(t.ctx.db);
+    const late = new pg.Client({ connectionString: t.ctx.config.databaseUrl! });
+    await late.connect();
+    try {
+      await late.query('begin');
+      await rename(late, a); // the older transaction, still open
+      await rename(t.ctx.db, b); // a younger one, committed
+      await c.get(`${a}/show`);
+      await c.get(`${b}/show`);
+      await pollCatalogueChanges(t.ctx.db);
+      await late.query('commit');
+      await pollCatalogueChanges(t.ctx.db);
+      await c.get(`${a}/show`);
+      expect(c.loads(`${a}/show`)).toBe(2);
+    } finally {
+      await late.end();
+    }
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('two instances with long-kept catalogues', () => {
+  it('an order on one instance is priced at what the other instance just set, once it has polled', async () => {
+    const acct = await seedAccount(t.ctx, makeAccountFile({ slug: 'feed-duo', events: [makeEvent({ slug: 'duo' })] }));
+    const typeId = (await t.ctx.db.selectFrom('ticket_types').select('id').where('key', '=', 'ga').executeTakeFirstOrThrow()).id;
+    // a short time of a minute: only the feed can make this instance read the new price
+    const reader = await createTestApp({ sameDatabaseAs: t, config: { catalogueCacheMs: 60_000 } });
+    const order = async () =>
+      (
+        await reader.call(acct.tokens.all, {
+          method: 'POST',
+          url: '/api/v1/events/duo/orders',
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify({ items: [{ ticket_type_id: typeId, quantity: 1 }] }),
+        })
+      ).json<{ total_cents: number }>().total_cents;
+    try {
+      await pollCatalogueChanges(reader.ctx.db);
+      expect(await order()).toBe(2500);
+      const patched = await t.call(acct.tokens.all, {
+        method: 'PATCH',
+        url: `/api/v1/events/duo/ticket-types/${typeId}`,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ price_cents: 3100 }),
+      });
+      expect(patched.statusCode).toBe(200);
+      expect(await order()).toBe(2500); // not polled yet: the instance's cached catalogue
+      await pollCatalogueChanges(reader.ctx.db);
+      expect(await order()).toBe(3100);
+    } finally {
+      await reader.close();
+    }
+  });
+});
