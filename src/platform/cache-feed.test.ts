@@ -82,6 +82,33 @@ describe('the catalogue change feed', () => {
     expect(c.loads(`${a}/show`)).toBe(2);
   });
 
+  it.runIf(process.env.DATABASE_URL)(
+    'forgets an account once per change while an old transaction holds the range back',
+    async () => {
+      const [a] = await twoAccounts();
+      const c = probe();
+      const old = new pg.Client({ connectionString: t.ctx.config.databaseUrl! });
+      await old.connect();
+      try {
+        await old.query('begin');
+        await old.query('select pg_current_xact_id()'); // an open transaction with an id, older than what follows
+        await rename(t.ctx.db, a);
+        await pollCatalogueChanges(t.ctx.db);
+        await c.get(`${a}/show`);
+        await rename(t.ctx.db, a);
+        expect((await pollCatalogueChanges(t.ctx.db)).accounts).toBe(1);
+        await c.get(`${a}/show`);
+        // the same marks come back while the old transaction runs: nothing is forgotten again
+        expect((await pollCatalogueChanges(t.ctx.db)).accounts).toBe(0);
+        await c.get(`${a}/show`);
+        expect(c.loads(`${a}/show`)).toBe(2);
+      } finally {
+        await old.query('rollback');
+        await old.end();
+      }
+    },
+  );
+
   it.runIf(process.env.DATABASE_URL)('sees a change that commits after a younger one was seen', async () => {
     const [a, b] = await twoAccounts();
     const c = probe();

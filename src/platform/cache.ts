@@ -87,6 +87,8 @@ export const FEED_GRACE_MS = 2_000;
 export interface ChangeFeed {
   xmin: string | null;
   liveUntil: number;
+  /** the change last forgotten per account, while it is still in the polls' range */
+  seen: Map<string, string>;
 }
 
 const registry = new WeakMap<Db, Map<string, TtlCache<unknown>>>();
@@ -96,7 +98,7 @@ const feeds = new WeakMap<Db, ChangeFeed>();
 /** The change feed of this database handle, made on first use (not live until polled). */
 export function changeFeedOf(db: Db): ChangeFeed {
   let feed = feeds.get(db);
-  if (!feed) feeds.set(db, (feed = { xmin: null, liveUntil: 0 }));
+  if (!feed) feeds.set(db, (feed = { xmin: null, liveUntil: 0, seen: new Map() }));
   return feed;
 }
 
