@@ -72,6 +72,29 @@ describe('the catalogue change feed', () => {
     expect(c.loads(`${b}/show`)).toBe(2);
   });
 
+  it('marks every account a statement touched, for inserts, updates and deletes alike', async () => {
+    const [a, b] = await twoAccounts();
+    const c = probe();
+    await pollCatalogueChanges(t.ctx.db);
+    const both = async () => {
+      await c.get(`${a}/show`);
+      await c.get(`${b}/show`);
+      return [c.loads(`${a}/show`), c.loads(`${b}/show`)];
+    };
+    await both();
+    // one statement over both accounts' events: both are forgotten
+    await sql`update events set name = name || '.' where account_id in (${a}, ${b})`.execute(t.ctx.db);
+    expect((await pollCatalogueChanges(t.ctx.db)).accounts).toBe(2);
+    expect(await both()).toEqual([2, 2]);
+    // a delete marks the account of the rows it removed (here b's ticket types)
+    await sql`delete from ticket_types where account_id = ${b}`.execute(t.ctx.db);
+    expect((await pollCatalogueChanges(t.ctx.db)).accounts).toBe(1);
+    expect(await both()).toEqual([2, 3]);
+    // a statement that touches no row marks no account
+    await sql`delete from ticket_types where account_id = ${b}`.execute(t.ctx.db);
+    expect((await pollCatalogueChanges(t.ctx.db)).accounts).toBe(0);
+  });
+
   it('forgets everything on its first poll: what was cached before it is not vouched for', async () => {
     const [a] = await twoAccounts();
     const c = probe();
@@ -131,6 +154,41 @@ describe('the catalogue change feed', () => {
     }
   });
 });
+
+describe('API tokens followed by the feed', () => {
+  it('keeps a lookup past the short time while live, is not marked by the use stamp, and forgets a token revoked elsewhere', async () => {
+    const app = await createTestApp({ config: { tokenCacheMs: SHORT_MS } });
+    try {
+      const acct = await seedAccount(app.ctx, makeAccountFile({ slug: 'feed-tok' }));
+      const tokenRow = () => viewToken(app, acct.slug);
+      const get = async () => (await app.call(acct.tokens.view, { method: 'GET', url: '/api/v1/account' })).statusCode;
+      await pollCatalogueChanges(app.ctx.db);
+      expect([await get(), await get()]).toEqual([200, 200]);
+      // the lookup stamped last_used_at (not awaited): that is no change to follow
+      await expect.poll(async () => (await tokenRow())?.last_used_at ?? null).not.toBeNull();
+      expect((await pollCatalogueChanges(app.ctx.db)).accounts).toBe(0);
+
+      await sleep(SHORT_MS * 2);
+      await sql`delete from api_tokens where id = ${(await tokenRow())!.id}`.execute(app.ctx.db);
+      expect(await get()).toBe(200); // kept: no poll has seen the delete yet
+      expect((await pollCatalogueChanges(app.ctx.db)).accounts).toBe(1);
+      expect(await get()).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+/** The account's read-only token ('view'). */
+async function viewToken(app: TestApp, slug: string) {
+  return app.ctx.db
+    .selectFrom('api_tokens as k')
+    .innerJoin('accounts as a', 'a.id', 'k.account_id')
+    .select(['k.id', 'k.last_used_at'])
+    .where('a.slug', '=', slug)
+    .where('k.name', '=', 'view')
+    .executeTakeFirst();
+}
 
 describe.runIf(process.env.DATABASE_URL)('two instances with long-kept catalogues', () => {
   it('an order on one instance is priced at what the other instance just set, once it has polled', async () => {

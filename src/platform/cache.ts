@@ -107,11 +107,20 @@ export function changeFeedOf(db: Db): ChangeFeed {
  * `maxBytes` (DEFAULT_CACHE_BYTES unless given).
  */
 export function cacheOf<V>(db: Db, name: string, ttlMs: number, maxBytes?: number): TtlCache<V> {
-  let named = registry.get(db);
-  if (!named) registry.set(db, (named = new Map()));
-  const key = `${name}:${ttlMs}`;
+  return namedCache<V>(registry, db, `${name}:${ttlMs}`, () => new TtlCache<unknown>(ttlMs, maxBytes));
+}
+
+/** The cache `key` of this handle in one of the registries above, made by `make` on first use. */
+function namedCache<V>(
+  caches: WeakMap<Db, Map<string, TtlCache<unknown>>>,
+  db: Db,
+  key: string,
+  make: () => TtlCache<unknown>,
+): TtlCache<V> {
+  let named = caches.get(db);
+  if (!named) caches.set(db, (named = new Map()));
   let cache = named.get(key);
-  if (!cache) named.set(key, (cache = new TtlCache<unknown>(ttlMs, maxBytes)));
+  if (!cache) named.set(key, (cache = make()));
   return cache as TtlCache<V>;
 }
 
@@ -122,11 +131,12 @@ export function cacheOf<V>(db: Db, name: string, ttlMs: number, maxBytes?: numbe
  * account's entries when another transaction changed its catalogue.
  */
 export function followedCacheOf<V>(db: Db, name: string, ttlMs: number): TtlCache<V> {
-  let named = followed.get(db);
-  if (!named) followed.set(db, (named = new Map()));
-  let cache = named.get(name);
-  if (!cache) named.set(name, (cache = new TtlCache<unknown>(ttlMs, DEFAULT_CACHE_BYTES, approximateBytes, changeFeedOf(db))));
-  return cache as TtlCache<V>;
+  return namedCache<V>(
+    followed,
+    db,
+    name,
+    () => new TtlCache<unknown>(ttlMs, DEFAULT_CACHE_BYTES, approximateBytes, changeFeedOf(db)),
+  );
 }
 
 /** Forgets what the followed caches hold of these accounts (their catalogue changed). */

@@ -105,7 +105,10 @@ describe('revocation with token caching (5 s)', () => {
           payload: JSON.stringify({ name: 'c', capabilities: ['events.view'] }),
         })
       ).json();
-      expect((await cached.call(made.secret, { method: 'GET', url: '/api/v1/events' })).statusCode).toBe(200);
+      // twice: the first lookup learns the token's account, the second keeps it under that account
+      for (let i = 0; i < 2; i++) {
+        expect((await cached.call(made.secret, { method: 'GET', url: '/api/v1/events' })).statusCode).toBe(200);
+      }
       await cached.call(a.tokens.all, { method: 'DELETE', url: `/api/v1/tokens/${made.id}` });
       expect((await cached.call(made.secret, { method: 'GET', url: '/api/v1/events' })).statusCode).toBe(401);
     } finally {

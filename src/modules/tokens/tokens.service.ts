@@ -1,4 +1,4 @@
-import { cacheOf } from '../../platform/cache.ts';
+import { cacheOf, forgetAccounts } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { AppError, forbidden, notFound } from '../../platform/errors.ts';
@@ -150,8 +150,8 @@ export async function createToken(
 /**
  * Revokes a token of this account, if the revoker holds everything that token holds (the same
  * rule as for minting: a weaker token cannot take a stronger one away; 403 otherwise). This
- * instance forgets it at once; other instances keep a cached lookup for at most `tokenCacheMs`
- * (5 s by default).
+ * instance forgets it at once; other instances when their change feed sees the delete (about a
+ * quarter of a second), or after `tokenCacheMs` (5 s by default) while their feed is not live.
  */
 export async function revokeToken(ctx: AppContext, accountId: number, revoker: Grantor, id: number): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
@@ -168,4 +168,5 @@ export async function revokeToken(ctx: AppContext, accountId: number, revoker: G
     await deleteToken(trx, accountId, id);
   });
   cacheOf(ctx.db, 'tokens', ctx.config.tokenCacheMs).clear();
+  forgetAccounts(ctx.db, [accountId]);
 }

@@ -1,9 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { cacheOf } from '../cache.ts';
+import { cacheOf, followedCacheOf } from '../cache.ts';
 import type { Db } from '../db/database.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
+import { LruCache } from '../lru.ts';
 
 export const CAPABILITIES = [
   'events.view',
@@ -48,19 +49,67 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
 /**
  * Resolves the bearer token to its principal. Tokens are stored as SHA-256 hashes: the lookup
- * is by hash, then the stored hash is compared in constant time before it is trusted. A lookup
- * is reused for `cacheMs` (a few seconds): every request of a busy integration would otherwise
- * pay a database round trip. A token deleted elsewhere keeps working on this instance for at
- * most that long.
+ * is by hash, then the stored hash is compared in constant time before it is trusted.
+ *
+ * Lookups are cached, keyed by the token itself (so a cached request skips the hash too; the cache
+ * lives in this process's memory only, as the request's own header does). A token first seen is
+ * looked up through a cache kept `cacheMs` (a few seconds), which also makes concurrent first
+ * requests share one lookup. Once this process knows which account the token belongs to, it is
+ * kept in a followed cache under `<account id>/<token>`: the change feed forgets it when the
+ * account's tokens change (migration 0038), so a revoked token stops working on every instance
+ * within about a poll, and a busy integration's token is looked up every few minutes, not every
+ * few seconds. Without a live feed the followed cache keeps it `cacheMs` too.
  */
 export async function authenticate(db: Db, request: FastifyRequest, cacheMs = 0): Promise<Principal> {
   const header = request.headers.authorization;
   const m = typeof header === 'string' ? BEARER.exec(header.trim()) : null;
   if (!m) throw unauthorized();
   const token = m[1]!;
-  // keyed by the token itself, so a cached request skips the hash too (the cache lives in this
-  // process's memory only, as the request's own header does)
-  return cacheOf<Principal>(db, 'tokens', cacheMs).get(token, () => lookupToken(db, hashToken(token)));
+  if (cacheMs <= 0) return lookupToken(db, hashToken(token));
+  const accounts = tokenAccountsOf(db);
+  const account = accounts.get(token);
+  if (account === undefined) {
+    const principal = await cacheOf<Principal>(db, 'tokens', cacheMs).get(token, () => lookupToken(db, hashToken(token)));
+    // not put in the followed cache here: that lookup may have started before a change the feed
+    // has forgotten since; the next request looks it up once more, under its followed key
+    accounts.set(token, principal.accountId, 64 + token.length);
+    return principal;
+  }
+  try {
+    return stampUse(
+      db,
+      await followedCacheOf<Principal>(db, 'tokens', cacheMs).get(`${account}/${token}`, () => lookupToken(db, hashToken(token))),
+    );
+  } catch (err) {
+    accounts.delete(token);
+    throw err;
+  }
+}
+
+/** Which account each token seen by this process belongs to (that never changes), most recent first. */
+const tokenAccounts = new WeakMap<Db, LruCache<string, number>>();
+function tokenAccountsOf(db: Db): LruCache<string, number> {
+  let accounts = tokenAccounts.get(db);
+  if (!accounts) tokenAccounts.set(db, (accounts = new LruCache(2 * 1024 * 1024)));
+  return accounts;
+}
+
+/** When each cached principal's token was last stamped as used (`last_used_at`, to the minute). */
+const stamped = new WeakMap<Principal, number>();
+const STAMP_MS = 60_000;
+
+/** Stamps the token's `last_used_at` when it is older than a minute; never awaited. */
+function stampUse(db: Db, principal: Principal): Principal {
+  const now = Date.now();
+  if (now - (stamped.get(principal) ?? 0) <= STAMP_MS) return principal;
+  stamped.set(principal, now);
+  void db
+    .updateTable('api_tokens')
+    .set({ last_used_at: sql`now()` })
+    .where('id', '=', principal.tokenId)
+    .execute()
+    .catch(() => undefined);
+  return principal;
 }
 
 async function lookupToken(db: Db, hash: string): Promise<Principal> {
@@ -73,16 +122,7 @@ async function lookupToken(db: Db, hash: string): Promise<Principal> {
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex'))) {
     throw unauthorized('The bearer token is not valid');
   }
-  // last_used_at, to the minute: written only when it is older than that, never awaited
-  if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
-    void db
-      .updateTable('api_tokens')
-      .set({ last_used_at: sql`now()` })
-      .where('id', '=', row.id)
-      .execute()
-      .catch(() => undefined);
-  }
-  return {
+  const principal: Principal = {
     tokenId: row.id,
     accountId: row.account_id,
     accountSlug: row.slug,
@@ -90,6 +130,8 @@ async function lookupToken(db: Db, hash: string): Promise<Principal> {
     scopes: new Set(row.scopes),
     eventSlugs: row.event_slugs ? new Set(row.event_slugs) : null,
   };
+  if (row.last_used_at) stamped.set(principal, new Date(row.last_used_at).getTime());
+  return stampUse(db, principal);
 }
 
 export function requireCapability(p: Principal, cap: Capability): void {
