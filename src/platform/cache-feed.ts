@@ -4,12 +4,13 @@ import type { Db } from './db/database.ts';
 import type { Job } from './jobs/job.ts';
 
 /**
- * Polls for the accounts whose catalogue other transactions changed (migration 0037) and forgets
- * what the followed caches hold of them; each successful poll keeps the feed live, and with it the
- * caches' long keeping, for FEED_GRACE_MS. The rule is the door sync's: a poll reads the accounts
- * marked by transactions at or after the oldest one still running when the last poll looked
- * (pg_snapshot_xmin), so a transaction that commits late, after a younger one was seen, is still
- * read. A poll is one indexed statement and needs no session (it works through PgBouncer).
+ * Polls for the accounts whose catalogue or tokens other transactions changed (migrations 0037 and
+ * 0038) and forgets what the followed caches hold of them; each successful poll keeps the feed
+ * live, and with it the caches' long keeping, for FEED_GRACE_MS. The rule is the door sync's: a
+ * poll reads the accounts marked by transactions at or after the oldest one still running when the
+ * last poll looked (pg_snapshot_xmin), so a transaction that commits late, after a younger one was
+ * seen, is still read. A poll is one indexed statement and needs no session (it works through
+ * PgBouncer).
  *
  * A transaction open anywhere in the cluster (a long report, a dump) holds that range back, so the
  * same marks come back poll after poll: an account is forgotten again only when its mark names

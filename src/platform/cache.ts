@@ -125,10 +125,10 @@ function namedCache<V>(
 }
 
 /**
- * A named cache of an account's catalogue (the event rows, ticket types, goods, sessions and
- * donations of migration 0037's triggers): keys start with `<account id>/`. It keeps an entry
- * `ttlMs` like any other, and FOLLOWED_MS while the change feed is live: the feed forgets an
- * account's entries when another transaction changed its catalogue.
+ * A named cache of what an account's catalogue or tokens say (the event rows, ticket types, goods,
+ * sessions and donations of migration 0037's triggers, the API tokens of 0038's): keys start with
+ * `<account id>/`. It keeps an entry `ttlMs` like any other, and FOLLOWED_MS while the change feed
+ * is live: the feed forgets an account's entries when another transaction changed them.
  */
 export function followedCacheOf<V>(db: Db, name: string, ttlMs: number): TtlCache<V> {
   return namedCache<V>(

@@ -684,7 +684,7 @@ export interface AppSecretsTable {
   created_at: GenTimestamp;
 }
 
-/** The last transaction that changed an account's catalogue (migration 0037; written by triggers only). */
+/** The last transaction that changed an account's catalogue or tokens (migrations 0037, 0038; written by triggers only). */
 export interface CatalogueVersionsTable {
   account_id: number;
   changed_xid: string;
