@@ -7,7 +7,10 @@
 -- cannot name columns). A new token needs no mark: a lookup that found nothing is not kept.
 create function admit_token_changed() returns trigger language plpgsql as $$
 begin
-  insert into catalogue_versions (account_id, changed_xid) values (old.account_id, pg_current_xact_id())
+  -- a token moved to another account (an import) marks both: each may hold it cached
+  insert into catalogue_versions (account_id, changed_xid)
+  select distinct a, pg_current_xact_id()
+  from unnest(case when tg_op = 'UPDATE' then array[old.account_id, new.account_id] else array[old.account_id] end) a
   on conflict (account_id) do update set changed_xid = excluded.changed_xid
     where catalogue_versions.changed_xid <> excluded.changed_xid;
   return null;

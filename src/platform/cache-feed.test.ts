@@ -177,6 +177,45 @@ describe('API tokens followed by the feed', () => {
       await app.close();
     }
   });
+  it('answers no more from the first lookup once a revoke was seen', async () => {
+    // a short time of a minute: the first lookup would still answer, were it asked
+    const app = await createTestApp({ config: { tokenCacheMs: 60_000 } });
+    try {
+      const acct = await seedAccount(app.ctx, makeAccountFile({ slug: 'feed-tok-once' }));
+      const get = async () => (await app.call(acct.tokens.view, { method: 'GET', url: '/api/v1/account' })).statusCode;
+      await pollCatalogueChanges(app.ctx.db);
+      expect([await get(), await get()]).toEqual([200, 200]);
+      await sql`delete from api_tokens where id = ${(await viewToken(app, acct.slug))!.id}`.execute(app.ctx.db);
+      await pollCatalogueChanges(app.ctx.db);
+      expect([await get(), await get()]).toEqual([401, 401]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('follows a token that moved to another account, so a revoke there still reaches it', async () => {
+    const app = await createTestApp({ config: { tokenCacheMs: SHORT_MS } });
+    try {
+      const from = await seedAccount(app.ctx, makeAccountFile({ slug: 'feed-tok-from' }));
+      await seedAccount(app.ctx, makeAccountFile({ slug: 'feed-tok-to' }));
+      const to = await app.ctx.db.selectFrom('accounts').select('id').where('slug', '=', 'feed-tok-to').executeTakeFirstOrThrow();
+      const account = async () => {
+        const res = await app.call(from.tokens.view, { method: 'GET', url: '/api/v1/account' });
+        return res.statusCode === 200 ? res.json<{ slug: string }>().slug : res.statusCode;
+      };
+      await pollCatalogueChanges(app.ctx.db);
+      expect([await account(), await account()]).toEqual(['feed-tok-from', 'feed-tok-from']);
+      const id = (await viewToken(app, from.slug))!.id;
+      await sql`update api_tokens set account_id = ${to.id} where id = ${id}`.execute(app.ctx.db);
+      expect((await pollCatalogueChanges(app.ctx.db)).accounts).toBe(2);
+      expect([await account(), await account()]).toEqual(['feed-tok-to', 'feed-tok-to']);
+      await sql`delete from api_tokens where id = ${id}`.execute(app.ctx.db);
+      await pollCatalogueChanges(app.ctx.db);
+      expect(await account()).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
 });
 
 /** The account's read-only token ('view'). */

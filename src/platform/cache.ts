@@ -58,6 +58,10 @@ export class TtlCache<V> {
     this.entries.clear();
   }
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   /** Forgets the entries whose keys start with one of these prefixes. */
   forget(prefixes: Set<string>): void {
     const gone: string[] = [];

@@ -75,18 +75,29 @@ export async function authenticate(db: Db, request: FastifyRequest, cacheMs = 0)
     accounts.set(token, principal.accountId, 64 + token.length);
     return principal;
   }
-  try {
-    return stampUse(
-      db,
-      await followedCacheOf<Principal>(db, 'tokens', cacheMs).get(`${account}/${token}`, () => lookupToken(db, hashToken(token))),
-    );
-  } catch (err) {
+  const followed = followedCacheOf<Principal>(db, 'tokens', cacheMs);
+  // what the first lookup found must not answer again once this one is not the token it was
+  const relearn = () => {
     accounts.delete(token);
+    cacheOf<Principal>(db, 'tokens', cacheMs).delete(token);
+  };
+  let principal: Principal;
+  try {
+    principal = await followed.get(`${account}/${token}`, () => lookupToken(db, hashToken(token)));
+  } catch (err) {
+    relearn();
     throw err;
   }
+  if (principal.accountId !== account) {
+    // the token is another account's now (an account imported again): kept under the wrong
+    // account, a revoke would not reach it, so that entry goes and the next request learns anew
+    followed.forget(new Set([`${account}/`]));
+    relearn();
+  }
+  return stampUse(db, principal);
 }
 
-/** Which account each token seen by this process belongs to (that never changes), most recent first. */
+/** Which account each token seen by this process belongs to, most recent first (checked on every lookup). */
 const tokenAccounts = new WeakMap<Db, LruCache<string, number>>();
 function tokenAccountsOf(db: Db): LruCache<string, number> {
   let accounts = tokenAccounts.get(db);
