@@ -36,6 +36,60 @@ export async function settle(url: string): Promise<void> {
   }
 }
 
+/**
+ * What the database server does about vacuum: `on`, or `off` (some CI machines turn autovacuum off).
+ * Printed with every run, since figures from a database that nothing vacuums drift with its dead
+ * row versions (each order updates a few hot rows: its inventory row, the report counters).
+ */
+export async function autovacuumSetting(url: string): Promise<string> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ autovacuum: string }>('show autovacuum');
+    return rows[0]!.autovacuum;
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * With autovacuum off, does what it would have done by now: vacuums each table whose dead row
+ * versions (or rows inserted since the last vacuum) passed its thresholds, and analyzes each whose
+ * changes passed its analyze threshold, with the server's own settings. With autovacuum on it does
+ * nothing. Called between a scenario's phases, so a long run measures a database kept the way a
+ * production server keeps it, without the whole-database vacuum of `settle`. Returns the tables
+ * it vacuumed or analyzed.
+ */
+export async function vacuumAsAutovacuumWould(url: string): Promise<string[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    if ((await c.query<{ autovacuum: string }>('show autovacuum')).rows[0]!.autovacuum === 'on') return [];
+    const { rows } = await c.query<{ name: string; vacuum: boolean; analyze: boolean }>(
+      `with s as (select name, setting::float8 v from pg_settings where name like 'autovacuum_%')
+       select format('%I.%I', t.schemaname, t.relname) as name,
+         t.n_dead_tup > (select v from s where name = 'autovacuum_vacuum_threshold')
+             + (select v from s where name = 'autovacuum_vacuum_scale_factor') * greatest(c.reltuples, 0)
+           or t.n_ins_since_vacuum > (select v from s where name = 'autovacuum_vacuum_insert_threshold')
+             + (select v from s where name = 'autovacuum_vacuum_insert_scale_factor') * greatest(c.reltuples, 0)
+           as vacuum,
+         t.n_mod_since_analyze > (select v from s where name = 'autovacuum_analyze_threshold')
+             + (select v from s where name = 'autovacuum_analyze_scale_factor') * greatest(c.reltuples, 0)
+           as analyze
+       from pg_stat_user_tables t join pg_class c on c.oid = t.relid`,
+    );
+    const done: string[] = [];
+    for (const r of rows) {
+      if (!r.vacuum && !r.analyze) continue;
+      await c.query(r.vacuum ? `vacuum ${r.analyze ? '(analyze) ' : ''}${r.name}` : `analyze ${r.name}`);
+      done.push(r.name.replace(/^public\./, ''));
+    }
+    return done;
+  } finally {
+    await c.end();
+  }
+}
+
 export async function runBaseline(
   url: string,
   kind: 'a' | 'b',

@@ -10,6 +10,7 @@ import { systemClock } from '../src/platform/clock.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { importAccount } from '../src/modules/import/import.service.ts';
 import { adminQuery, dbUrl, fmt, freePort, percentile, PG_BASE, ROOT, startProcess, stopProcess, waitFor } from './lib.ts';
+import { autovacuumSetting } from './baselines.ts';
 import { seedBigEvent } from './scenarios/big-seed.ts';
 import { checkin } from './scenarios/checkin.ts';
 import type { BigSeed, Row, ScenarioContext } from './scenarios/context.ts';
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
   const reused = await databaseExists(dbName);
   if (!reused) await adminQuery(`create database ${dbName}`);
   const url = dbUrl(dbName);
+  const autovacuum = await autovacuumSetting(url);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let server: ReturnType<typeof startProcess> | null = null;
@@ -206,7 +208,7 @@ async function main(): Promise<void> {
     if (!keep) await adminQuery(`drop database if exists ${dbName} with (force)`);
   }
 
-  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL autovacuum ${autovacuum}${autovacuum === 'on' ? '' : ' (the bench vacuums between rounds and phases as it would)'}`;
   const header = `| scenario | figure | admit | baseline | value | ratio | notes |\n|---|---|---|---|---|---|---|`;
   const table = rows.map(
     (r) =>
