@@ -3,7 +3,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { makeAccountFile, makeEvent, seedAccount } from '../../test/factories.ts';
-import { changeFeedOf, FEED_GRACE_MS, followedCacheOf } from './cache.ts';
+import type { FastifyRequest } from 'fastify';
+import { changeFeedOf, FEED_GRACE_MS, followedCacheOf, forgetAccounts } from './cache.ts';
+import type { AppError } from './errors.ts';
+import { authenticate } from './http/auth.ts';
 import { pollCatalogueChanges } from './cache-feed.ts';
 
 const SHORT_MS = 50;
@@ -188,6 +191,37 @@ describe('API tokens followed by the feed', () => {
       await sql`delete from api_tokens where id = ${(await viewToken(app, acct.slug))!.id}`.execute(app.ctx.db);
       await pollCatalogueChanges(app.ctx.db);
       expect([await get(), await get()]).toEqual([401, 401]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('keeps the first lookup followed, unless the feed forgot something while it ran', async () => {
+    const app = await createTestApp({ config: { tokenCacheMs: SHORT_MS } });
+    try {
+      const kept = await seedAccount(app.ctx, makeAccountFile({ slug: 'feed-tok-first' }));
+      const raced = await seedAccount(app.ctx, makeAccountFile({ slug: 'feed-tok-raced' }));
+      const auth = (token: string) =>
+        authenticate(app.ctx.db, { headers: { authorization: `Bearer ${token}` } } as FastifyRequest, SHORT_MS).then(
+          () => 'ok',
+          (err: AppError) => err.kind,
+        );
+      const remove = async (slug: string) =>
+        sql`delete from api_tokens where id = ${(await viewToken(app, slug))!.id}`.execute(app.ctx.db);
+      await pollCatalogueChanges(app.ctx.db);
+      // each token's first lookup; the second one's ran while the feed forgot another account
+      expect(await auth(kept.tokens.view)).toBe('ok');
+      const first = auth(raced.tokens.view);
+      forgetAccounts(app.ctx.db, [0]);
+      expect(await first).toBe('ok');
+      // both deleted behind the feed's back (no poll): only the first lookup kept answers
+      await sleep(SHORT_MS * 2);
+      await remove(kept.slug);
+      await remove(raced.slug);
+      expect(changeFeedOf(app.ctx.db).liveUntil).toBeGreaterThan(performance.now());
+      expect([await auth(kept.tokens.view), await auth(raced.tokens.view)]).toEqual(['ok', 'unauthorized']);
+      expect((await pollCatalogueChanges(app.ctx.db)).accounts).toBe(2);
+      expect(await auth(kept.tokens.view)).toBe('unauthorized');
     } finally {
       await app.close();
     }

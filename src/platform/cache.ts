@@ -62,6 +62,13 @@ export class TtlCache<V> {
     this.entries.delete(key);
   }
 
+  /** Keeps a value loaded elsewhere, as if `get` had just loaded it. */
+  put(key: string, value: V): void {
+    if (this.ttlMs <= 0) return;
+    const bytes = 16 + key.length + LOADING_BYTES + this.sizeOf(value);
+    this.entries.set(key, { value: Promise.resolve(value), at: performance.now() }, bytes);
+  }
+
   /** Forgets the entries whose keys start with one of these prefixes. */
   forget(prefixes: Set<string>): void {
     const gone: string[] = [];
@@ -93,6 +100,11 @@ export interface ChangeFeed {
   liveUntil: number;
   /** the change last forgotten per account, while it is still in the polls' range */
   seen: Map<string, string>;
+  /**
+   * How many times the followed caches forgot something: a value loaded outside them may be kept
+   * in one only if this did not move while it loaded (no change it might predate was forgotten).
+   */
+  forgets: number;
 }
 
 const registry = new WeakMap<Db, Map<string, TtlCache<unknown>>>();
@@ -101,9 +113,7 @@ const feeds = new WeakMap<Db, ChangeFeed>();
 
 /** The change feed of this database handle, made on first use (not live until polled). */
 export function changeFeedOf(db: Db): ChangeFeed {
-  let feed = feeds.get(db);
-  if (!feed) feeds.set(db, (feed = { xmin: null, liveUntil: 0, seen: new Map() }));
-  return feed;
+  return perDb(feeds, db, () => ({ xmin: null, liveUntil: 0, seen: new Map(), forgets: 0 }));
 }
 
 /**
@@ -114,6 +124,13 @@ export function cacheOf<V>(db: Db, name: string, ttlMs: number, maxBytes?: numbe
   return namedCache<V>(registry, db, `${name}:${ttlMs}`, () => new TtlCache<unknown>(ttlMs, maxBytes));
 }
 
+/** What `store` holds for this database handle (one per process and database), made on first use. */
+export function perDb<T>(store: WeakMap<Db, T>, db: Db, make: () => T): T {
+  let value = store.get(db);
+  if (value === undefined) store.set(db, (value = make()));
+  return value;
+}
+
 /** The cache `key` of this handle in one of the registries above, made by `make` on first use. */
 function namedCache<V>(
   caches: WeakMap<Db, Map<string, TtlCache<unknown>>>,
@@ -121,8 +138,7 @@ function namedCache<V>(
   key: string,
   make: () => TtlCache<unknown>,
 ): TtlCache<V> {
-  let named = caches.get(db);
-  if (!named) caches.set(db, (named = new Map()));
+  const named = perDb(caches, db, () => new Map<string, TtlCache<unknown>>());
   let cache = named.get(key);
   if (!cache) named.set(key, (cache = make()));
   return cache as TtlCache<V>;
@@ -147,11 +163,13 @@ export function followedCacheOf<V>(db: Db, name: string, ttlMs: number): TtlCach
 export function forgetAccounts(db: Db, accountIds: Iterable<number | string>): void {
   const prefixes = new Set([...accountIds].map((id) => `${id}/`));
   if (prefixes.size === 0) return;
+  changeFeedOf(db).forgets++;
   for (const cache of followed.get(db)?.values() ?? []) cache.forget(prefixes);
 }
 
 /** Forgets everything the followed caches hold. */
 export function clearFollowedCaches(db: Db): void {
+  changeFeedOf(db).forgets++;
   for (const cache of followed.get(db)?.values() ?? []) cache.clear();
 }
 

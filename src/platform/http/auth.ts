@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { cacheOf, followedCacheOf } from '../cache.ts';
+import { cacheOf, changeFeedOf, followedCacheOf, perDb, type TtlCache } from '../cache.ts';
 import type { Db } from '../db/database.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
 import { LruCache } from '../lru.ts';
@@ -54,8 +54,8 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
  * Lookups are cached, keyed by the token itself (so a cached request skips the hash too; the cache
  * lives in this process's memory only, as the request's own header does). A token first seen is
  * looked up through a cache kept `cacheMs` (a few seconds), which also makes concurrent first
- * requests share one lookup. Once this process knows which account the token belongs to, it is
- * kept in a followed cache under `<account id>/<token>`: the change feed forgets it when the
+ * requests share one lookup. What that lookup found, and every later lookup, is also kept in a
+ * followed cache under `<account id>/<token>` (see firstLookup): the change feed forgets it when the
  * account's tokens change (migration 0038), so a revoked token stops working on every instance
  * within about a poll, and a busy integration's token is looked up every few minutes, not every
  * few seconds. Without a live feed the followed cache keeps it `cacheMs` too.
@@ -68,14 +68,12 @@ export async function authenticate(db: Db, request: FastifyRequest, cacheMs = 0)
   if (cacheMs <= 0) return lookupToken(db, hashToken(token));
   const accounts = tokenAccountsOf(db);
   const account = accounts.get(token);
-  if (account === undefined) {
-    const principal = await cacheOf<Principal>(db, 'tokens', cacheMs).get(token, () => lookupToken(db, hashToken(token)));
-    // not put in the followed cache here: that lookup may have started before a change the feed
-    // has forgotten since; the next request looks it up once more, under its followed key
-    accounts.set(token, principal.accountId, 64 + token.length);
-    return principal;
-  }
   const followed = followedCacheOf<Principal>(db, 'tokens', cacheMs);
+  if (account === undefined) {
+    const principal = await cacheOf<Principal>(db, 'tokens', cacheMs).get(token, () => firstLookup(db, token, followed));
+    accounts.set(token, principal.accountId, 64 + token.length);
+    return stampUse(db, principal);
+  }
   // what the first lookup found must not answer again once this one is not the token it was
   const relearn = () => {
     accounts.delete(token);
@@ -97,12 +95,25 @@ export async function authenticate(db: Db, request: FastifyRequest, cacheMs = 0)
   return stampUse(db, principal);
 }
 
+/**
+ * A token's first lookup in this process, before its account is known. Kept in the followed cache
+ * too, under its account, unless the feed forgot something while it ran: the lookup may have read
+ * the token before a revoke whose forget has already passed, and would then answer for minutes.
+ * Otherwise the feed forgets it like any followed entry, as it would had the followed cache loaded
+ * it. Shared by concurrent first requests, so it is decided once, when the lookup ends.
+ */
+async function firstLookup(db: Db, token: string, followed: TtlCache<Principal>): Promise<Principal> {
+  const feed = changeFeedOf(db);
+  const forgets = feed.forgets;
+  const principal = await lookupToken(db, hashToken(token));
+  if (feed.forgets === forgets) followed.put(`${principal.accountId}/${token}`, principal);
+  return principal;
+}
+
 /** Which account each token seen by this process belongs to, most recent first (checked on every lookup). */
 const tokenAccounts = new WeakMap<Db, LruCache<string, number>>();
 function tokenAccountsOf(db: Db): LruCache<string, number> {
-  let accounts = tokenAccounts.get(db);
-  if (!accounts) tokenAccounts.set(db, (accounts = new LruCache(2 * 1024 * 1024)));
-  return accounts;
+  return perDb(tokenAccounts, db, () => new LruCache<string, number>(2 * 1024 * 1024));
 }
 
 /** When each cached principal's token was last stamped as used (`last_used_at`, to the minute). */
