@@ -18,6 +18,28 @@ export function findEventBySlug(db: Db, accountId: number, slug: string): Promis
   return eventQuery(db, accountId).where('e.slug', '=', slug).executeTakeFirst();
 }
 
+/** Events of several accounts by slug in one statement: one row or undefined per key, in order. */
+export async function findEventsBySlugs(
+  db: Db,
+  keys: Array<{ accountId: number; slug: string }>,
+): Promise<Array<EventRow | undefined>> {
+  const rows = await db
+    .selectFrom('events as e')
+    .leftJoin('series as s', 's.id', 'e.series_id')
+    .selectAll('e')
+    .select('s.slug as series_slug')
+    .where(({ eb, refTuple, tuple }) =>
+      eb(
+        refTuple('e.account_id', 'e.slug'),
+        'in',
+        keys.map((k) => tuple(k.accountId, k.slug)),
+      ),
+    )
+    .execute();
+  const found = new Map(rows.map((r) => [`${r.account_id}/${r.slug}`, r as EventRow]));
+  return keys.map((k) => found.get(`${k.accountId}/${k.slug}`));
+}
+
 /** Newest first: latest start, then latest created; archived events are off the list (contract section 11). */
 export function listEvents(db: Db, accountId: number, slugs: string[] | null): Promise<EventRow[]> {
   let q = eventQuery(db, accountId).where('e.archived', '=', false);

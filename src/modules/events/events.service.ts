@@ -1,5 +1,7 @@
+import { batcherOf, type Batcher } from '../../platform/batch.ts';
 import { followedCacheOf } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { Db } from '../../platform/db/database.ts';
 import { notFound } from '../../platform/errors.ts';
 import { canSeeEvent, type Principal } from '../../platform/http/auth.ts';
 import { iso } from '../../platform/time.ts';
@@ -8,7 +10,7 @@ export { SEAT_STATUSES, type SeatStatus } from './seat-map.repo.ts';
 import { findAccountById } from '../accounts/accounts.repo.ts';
 import {
   eventHasOrders,
-  findEventBySlug,
+  findEventsBySlugs,
   findEventId,
   listEventSlugs,
   listEventSummaries,
@@ -92,9 +94,12 @@ export function presentTicketType(t: TicketTypeRow, currency: string): TicketTyp
  */
 export function findEventCached(ctx: AppContext, accountId: number, slug: string): Promise<EventRow | undefined> {
   return followedCacheOf<EventRow | undefined>(ctx.db, 'events', ctx.config.catalogueCacheMs).get(`${accountId}/${slug}`, () =>
-    findEventBySlug(ctx.db, accountId, slug),
+    batcherOf(eventBatchers, ctx.db, findEventsBySlugs).load({ accountId, slug }),
   );
 }
+
+/** Concurrent misses of the cache above, read together (platform/batch.ts). */
+const eventBatchers = new WeakMap<Db, Batcher<{ accountId: number; slug: string }, EventRow | undefined>>();
 
 /** The event behind a path slug, or 404 when unknown or outside an event-limited token's list. */
 export async function loadVisibleEvent(ctx: AppContext, p: Principal, slug: string): Promise<EventRow> {

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { batcherOf, type Batcher } from '../../platform/batch.ts';
 import type { Db } from '../../platform/db/database.ts';
 import type { GroupDiscount } from '../../platform/db/schema.ts';
 
@@ -55,6 +56,50 @@ export interface CatalogueNeeds {
   donations: boolean;
 }
 
+type TypeRow = Awaited<ReturnType<typeof typeRows>>[number];
+
+function typeRows(db: Db, ids: number[]) {
+  return db
+    .selectFrom('ticket_types as t')
+    .selectAll('t')
+    .select((eb) => [
+      eb
+        .selectFrom('ticket_type_includes as i')
+        .select(
+          sql<
+            Array<{ good_id: number; quantity: number }>
+          >`coalesce(json_agg(json_build_object('good_id', i.good_id, 'quantity', i.quantity)), '[]')`.as('x'),
+        )
+        .whereRef('i.ticket_type_id', '=', 't.id')
+        .as('includes'),
+      eb
+        .selectFrom('session_ticket_types as st')
+        .select(sql<number[]>`coalesce(json_agg(st.session_id), '[]')`.as('x'))
+        .whereRef('st.ticket_type_id', '=', 't.id')
+        .as('session_ids'),
+    ])
+    .where('t.id', 'in', ids)
+    .execute();
+}
+
+/**
+ * The ticket types of several baskets (of any accounts) in one statement: each basket gets the
+ * rows of its own ids that belong to its own account, as a query per basket would.
+ */
+async function loadTypesOf(db: Db, keys: Array<{ accountId: number; ids: number[] }>): Promise<TypeRow[][]> {
+  const rows = await typeRows(db, [...new Set(keys.flatMap((k) => k.ids))]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return keys.map((k) =>
+    [...new Set(k.ids)].flatMap((id) => {
+      const row = byId.get(id);
+      return row && row.account_id === k.accountId ? [row] : [];
+    }),
+  );
+}
+
+/** Concurrent checkouts' ticket types, read together (platform/batch.ts). */
+const typeBatchers = new WeakMap<Db, Batcher<{ accountId: number; ids: number[] }, TypeRow[]>>();
+
 /**
  * Loads the account's ticket types with the given ids (whatever event they belong to, so the
  * caller can tell "another event's type" from "unknown") with their included goods and session
@@ -69,30 +114,7 @@ export async function loadCatalogue(
   needs?: Partial<CatalogueNeeds>,
 ): Promise<Catalogue> {
   const ids = typeIds.filter((id) => Number.isSafeInteger(id) && id > 0);
-  const types = ids.length
-    ? await db
-        .selectFrom('ticket_types as t')
-        .selectAll('t')
-        .select((eb) => [
-          eb
-            .selectFrom('ticket_type_includes as i')
-            .select(
-              sql<
-                Array<{ good_id: number; quantity: number }>
-              >`coalesce(json_agg(json_build_object('good_id', i.good_id, 'quantity', i.quantity)), '[]')`.as('x'),
-            )
-            .whereRef('i.ticket_type_id', '=', 't.id')
-            .as('includes'),
-          eb
-            .selectFrom('session_ticket_types as st')
-            .select(sql<number[]>`coalesce(json_agg(st.session_id), '[]')`.as('x'))
-            .whereRef('st.ticket_type_id', '=', 't.id')
-            .as('session_ids'),
-        ])
-        .where('t.account_id', '=', accountId)
-        .where('t.id', 'in', ids)
-        .execute()
-    : [];
+  const types = ids.length ? await batcherOf(typeBatchers, db, loadTypesOf).load({ accountId, ids }) : [];
   const wantGoods = needs?.goods || types.some((t) => (t.includes ?? []).length > 0);
   const wantSessions = needs?.sessions || types.some((t) => t.requires_session);
   const [goods, sessions, donations] = [

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import { batcherOf, type Batcher } from '../batch.ts';
 import { cacheOf, changeFeedOf, followedCacheOf, perDb, type TtlCache } from '../cache.ts';
 import type { Db } from '../db/database.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
@@ -135,12 +136,7 @@ function stampUse(db: Db, principal: Principal): Principal {
 }
 
 async function lookupToken(db: Db, hash: string): Promise<Principal> {
-  const row = await db
-    .selectFrom('api_tokens as t')
-    .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['t.id', 't.account_id', 't.token_hash', 't.capabilities', 't.scopes', 't.event_slugs', 't.last_used_at', 'a.slug'])
-    .where('t.token_hash', '=', hash)
-    .executeTakeFirst();
+  const row = await batcherOf(tokenBatchers, db, tokenRows).load(hash);
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash, 'hex'), Buffer.from(hash, 'hex'))) {
     throw unauthorized('The bearer token is not valid');
   }
@@ -155,6 +151,25 @@ async function lookupToken(db: Db, hash: string): Promise<Principal> {
   if (row.last_used_at) stamped.set(principal, new Date(row.last_used_at).getTime());
   return stampUse(db, principal);
 }
+
+type TokenRow = Awaited<ReturnType<typeof tokenQuery>>[number];
+
+function tokenQuery(db: Db, hashes: string[]) {
+  return db
+    .selectFrom('api_tokens as t')
+    .innerJoin('accounts as a', 'a.id', 't.account_id')
+    .select(['t.id', 't.account_id', 't.token_hash', 't.capabilities', 't.scopes', 't.event_slugs', 't.last_used_at', 'a.slug'])
+    .where('t.token_hash', 'in', hashes)
+    .execute();
+}
+
+/** Tokens by hash, one row or undefined per hash in order: concurrent first lookups read together. */
+async function tokenRows(db: Db, hashes: string[]): Promise<Array<TokenRow | undefined>> {
+  const rows = await tokenQuery(db, [...new Set(hashes)]);
+  const byHash = new Map(rows.map((r) => [r.token_hash, r]));
+  return hashes.map((h) => byHash.get(h));
+}
+const tokenBatchers = new WeakMap<Db, Batcher<string, TokenRow | undefined>>();
 
 export function requireCapability(p: Principal, cap: Capability): void {
   if (!p.capabilities.has(cap)) throw forbidden(`This token lacks the ${cap} capability`);
