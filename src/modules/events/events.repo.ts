@@ -5,13 +5,17 @@ import type { EventsTable, TicketTypesTable } from '../../platform/db/schema.ts'
 export type EventRow = Selectable<EventsTable> & { series_slug: string | null };
 export type TicketTypeRow = Selectable<TicketTypesTable>;
 
-function eventQuery(db: Db, accountId: number) {
+/** Event rows with their series' slug, of any account. */
+function eventRows(db: Db) {
   return db
     .selectFrom('events as e')
     .leftJoin('series as s', 's.id', 'e.series_id')
     .selectAll('e')
-    .select('s.slug as series_slug')
-    .where('e.account_id', '=', accountId);
+    .select('s.slug as series_slug');
+}
+
+function eventQuery(db: Db, accountId: number) {
+  return eventRows(db).where('e.account_id', '=', accountId);
 }
 
 export function findEventBySlug(db: Db, accountId: number, slug: string): Promise<EventRow | undefined> {
@@ -23,11 +27,7 @@ export async function findEventsBySlugs(
   db: Db,
   keys: Array<{ accountId: number; slug: string }>,
 ): Promise<Array<EventRow | undefined>> {
-  const rows = await db
-    .selectFrom('events as e')
-    .leftJoin('series as s', 's.id', 'e.series_id')
-    .selectAll('e')
-    .select('s.slug as series_slug')
+  const rows = await eventRows(db)
     .where(({ eb, refTuple, tuple }) =>
       eb(
         refTuple('e.account_id', 'e.slug'),
@@ -36,7 +36,7 @@ export async function findEventsBySlugs(
       ),
     )
     .execute();
-  const found = new Map(rows.map((r) => [`${r.account_id}/${r.slug}`, r as EventRow]));
+  const found = new Map(rows.map((r) => [`${r.account_id}/${r.slug}`, r]));
   return keys.map((k) => found.get(`${k.accountId}/${k.slug}`));
 }
 
