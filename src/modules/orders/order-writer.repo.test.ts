@@ -288,6 +288,10 @@ describe('plain batches of several events, one statement', () => {
     ];
     const out = await writePlainGroups(t.ctx.db, groups);
     expect(out.map((rows) => rows?.length ?? null)).toEqual([2, null, 2]);
+    // each caller is answered with its own row as stored
+    for (const o of [...out[0]!, ...out[2]!]) {
+      expect(o).toStrictEqual(await t.ctx.db.selectFrom('orders').selectAll().where('id', '=', o.id).executeTakeFirstOrThrow());
+    }
     expect(await taken('many')).toBe(before.many + 3);
     expect(await taken('three')).toBe(before.three);
     for (const rows of [out[0]!, out[2]!]) {

@@ -104,6 +104,22 @@ export function parseJsonColumns(row: Record<string, unknown>): Record<string, u
 }
 
 /**
+ * The written orders as stored, in the order of the rows sent, matched by account and ref (RETURNING
+ * does not promise the order). Null when none was written; a group written in part is a bug.
+ */
+export function inSentOrder(sent: Array<Record<string, unknown>>, returned: Map<string, OrderRow>): OrderRow[] | null {
+  const found = sent.map((r) => returned.get(`${r.account_id as number}\u0000${r.ref as string}`));
+  if (found.every((o) => o === undefined)) return null;
+  if (found.some((o) => o === undefined)) throw new Error('a group of plain orders was written in part');
+  return found as OrderRow[];
+}
+
+/** The statement's returned rows by account and ref, for inSentOrder. */
+export function byAccountRef(rows: OrderRow[]): Map<string, OrderRow> {
+  return new Map(rows.map((o) => [`${o.account_id}\u0000${o.ref}`, o]));
+}
+
+/**
  * An order the one-statement path can write: one inventory row, no Idempotency-Key, no discount
  * code, no seats, something to pay (free orders are fulfilled at once), and no item that was unlimited when
  * priced (those are re-read under a lock, see staleUnlimited).
@@ -138,28 +154,6 @@ export interface PlainGroup {
   inventoryId: number;
   /** the units they take together */
   quantity: number;
-}
-
-/**
- * Plain orders on one inventory row (a lone order, or a flash sale's batch) in one statement, in
- * its own implicit transaction: the row's stock is taken for all of them only if enough is left
- * for all (the row lock makes concurrent writers, from any instance, wait and check again against
- * the committed figure), and the orders, their lines and log entries are written only if it was.
- * One round trip instead of the transaction's five, and the hot row is locked for one statement,
- * not across round trips. Returns null, having changed nothing, when the row is short for the
- * whole batch (the transaction then grants first come, first served, releases lapsed holds and
- * names what is left) or when the rows do not share their columns.
- */
-export async function writePlainOrders(db: Db, orders: PreparedOrder[]): Promise<OrderRow[] | null> {
-  const shared = plainInventory(orders);
-  if (!shared) return null;
-  const built = statementRows(orders);
-  if (!built) return null;
-  const { rows, lines, log } = built;
-  const text = oneStatementText(Object.keys(rows[0]!), Object.keys(lines[0]!), false);
-  const params = [shared.quantity, shared.inventoryId, JSON.stringify(rows), JSON.stringify(lines), JSON.stringify(log)];
-  const result = await db.executeQuery<OrderRow>(CompiledQuery.raw(text, params));
-  return result.rows.length ? inValuesOrder(rows, result.rows) : null;
 }
 
 /**
@@ -200,14 +194,8 @@ export async function writePlainGroups(db: Db, groups: PlainGroup[]): Promise<Ar
   const text = plainGroupsText(columns, lineKeys);
   const params = [ids, ids.map((id) => want.get(id)!), JSON.stringify(orders), JSON.stringify(lines), JSON.stringify(log)];
   const result = await db.executeQuery<OrderRow>(CompiledQuery.raw(text, params));
-  const byKey = new Map(result.rows.map((o) => [`${o.account_id}\u0000${o.ref}`, o]));
-  return built.map((b, n) => {
-    if (!taking[n] || !b) return null;
-    const written = b.rows.map((r) => byKey.get(`${r.account_id}\u0000${r.ref}`));
-    if (written.every((o) => o === undefined)) return null;
-    if (written.some((o) => o === undefined)) throw new Error('a group of plain orders was written in part');
-    return written as OrderRow[];
-  });
+  const returned = byAccountRef(result.rows);
+  return built.map((b, n) => (taking[n] && b ? inSentOrder(b.rows, returned) : null));
 }
 
 /** Statements of plain batches in flight per process, and the most orders one of them carries. */
@@ -311,25 +299,25 @@ function plainGroupsText(columns: string[], lineKeys: string[]): string {
 }
 
 /**
- * The one-statement write's text per shape of its rows, built once: the shapes are few (the
- * orders' and lines' columns, seated or not). Seated (seated-orders.repo.ts): the row is taken only
- * while its seat_version is still $6, and the seats in $7 are written with the orders.
+ * The seated one-statement write's text per shape of its rows (seated-orders.repo.ts), built once:
+ * the shapes are few (the orders' and lines' columns). The row is taken only while its
+ * seat_version is still $6, and the seats in $7 are written with the orders.
  */
-const plainOrdersTexts = new Map<string, string>();
+const seatedTexts = new Map<string, string>();
 
-export function oneStatementText(columns: string[], lineKeys: string[], seated: boolean): string {
-  const shape = `${columns.join()}|${lineKeys.join()}|${seated}`;
-  let text = plainOrdersTexts.get(shape);
+export function seatedStatementText(columns: string[], lineKeys: string[]): string {
+  const shape = `${columns.join()}|${lineKeys.join()}`;
+  let text = seatedTexts.get(shape);
   if (text) return text;
   const lineColumns = lineKeys.filter((c) => c !== 'order_ref');
   const id = (c: string) => `"${c.replaceAll('"', '""')}"`;
   const list = (names: string[], prefix: string) => names.map((c) => `${prefix}.${id(c)}`).join(', ');
   // $1 the units taken (a bigint: a batch's sum can pass any integer column and is then short), $2 the
-  // inventory row, $3 the orders, $4 their lines, $5 their log entries
+  // inventory row, $3 the orders, $4 their lines, $5 their log entries, $6 the seat version, $7 the seats
   text = `${PREPARE}
     with taken as (
       update inventory i set taken = i.taken + $1::bigint
-      where i.id = $2::bigint and i.capacity - i.taken >= $1::bigint and not i.waitlisted${seated ? ' and i.seat_version = $6::bigint' : ''}
+      where i.id = $2::bigint and i.capacity - i.taken >= $1::bigint and not i.waitlisted and i.seat_version = $6::bigint
       returning i.id),
     o as (
       insert into orders (${columns.map(id).join(', ')})
@@ -345,17 +333,13 @@ export function oneStatementText(columns: string[], lineKeys: string[], seated: 
     g as (
       insert into order_log (account_id, order_id, action, data, created_at)
       select o.account_id, o.id, 'created', e->'data', (e->>'at')::timestamptz
-      from jsonb_array_elements($5::jsonb) e join o on o.ref = e->>'order_ref')${
-        seated
-          ? `,
+      from jsonb_array_elements($5::jsonb) e join o on o.ref = e->>'order_ref'),
     s as (
       insert into order_seats (account_id, event_id, order_id, line_position, seat_guid)
       select o.account_id, o.event_id, o.id, (e.v->>'line')::int, e.v->>'seat_guid'
       from jsonb_array_elements($7::jsonb) with ordinality e(v, n) join o on o.ref = e.v->>'order_ref'
-      order by e.n)`
-          : ''
-      }
+      order by e.n)
     select * from o`;
-  if (plainOrdersTexts.size < 32) plainOrdersTexts.set(shape, text);
+  if (seatedTexts.size < 32) seatedTexts.set(shape, text);
   return text;
 }

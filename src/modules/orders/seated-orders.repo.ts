@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/database.ts';
 import { countSeatedBatch } from '../../platform/metrics.ts';
 import { holdersAt, readSeatSnapshot, type SeatLayout, type SeatSnapshot } from '../inventory/seats.repo.ts';
 import type { SeatView } from './orders.repo.ts';
-import { inValuesOrder, oneStatementText, statementRows } from './plain-orders.repo.ts';
+import { byAccountRef, inSentOrder, seatedStatementText, statementRows } from './plain-orders.repo.ts';
 import type { OrderRow, PreparedOrder, WriteOutcome } from './prepared-order.ts';
 import { allocateSeats, type SeatPick, type SeatWant } from './seat-allocation.ts';
 
@@ -132,7 +132,7 @@ async function tryBatch(
   );
   let units = 0;
   for (const i of granted) units += orders[i]!.units.get(inventoryId)!;
-  const text = oneStatementText(Object.keys(rows[0]!), Object.keys(lines[0]!), true);
+  const text = seatedStatementText(Object.keys(rows[0]!), Object.keys(lines[0]!));
   const params = [
     units,
     inventoryId,
@@ -143,8 +143,8 @@ async function tryBatch(
     JSON.stringify(seats),
   ];
   const result = await db.executeQuery<OrderRow>(CompiledQuery.raw(text, params));
-  if (!result.rows.length) return null;
-  const written = inValuesOrder(rows, result.rows);
+  const written = inSentOrder(rows, byAccountRef(result.rows));
+  if (!written) return null;
   // the statement's seats moved the version on by one (one insert into order_seats)
   snapshot.version = version + 1;
   granted.forEach((i, n) => {

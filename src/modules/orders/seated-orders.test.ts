@@ -77,8 +77,14 @@ describe('seated orders by one statement', () => {
   it('writes one order after another by the statement, the version it keeps following the database', async () => {
     const before = await seatedBatchCounts();
     const v0 = await seatVersion();
-    for (let i = 0; i < 5; i++) expect((await buy()).statusCode).toBe(201);
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await buy());
+    for (const r of answers) expect(r.statusCode).toBe(201);
     const after = await seatedBatchCounts();
+    // the answer is the order as read back
+    const { payment_url: _p, url: _u, ...answered } = answers[4]!.json();
+    const read = await t.call(a.tokens.all, { method: 'GET', url: `/api/v1/orders/${answered.ref as string}` });
+    expect(read.json()).toMatchObject(answered);
     // the statement path each time: had the kept version drifted from the triggers' count, the
     // guard would have failed and the transaction written them
     expect(after.statement - before.statement).toBe(5);
