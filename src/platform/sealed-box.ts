@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from './context.ts';
-import type { Db } from './db/database.ts';
-import { randomSecret } from './secrets.ts';
+import { appSecret } from './secrets.ts';
 
 /**
  * Secrets the service must read back (an account's wallet signing keys), sealed with AES-256-GCM
@@ -11,30 +10,9 @@ import { randomSecret } from './secrets.ts';
  * `purpose` is bound as associated data: a blob sealed for one use does not open for another.
  */
 const VERSION = 'v1';
-const keys = new WeakMap<Db, Promise<Buffer>>();
-
-function sealingKey(ctx: AppContext): Promise<Buffer> {
-  const configured = ctx.config.secretsKey;
-  if (configured) return Promise.resolve(createHash('sha256').update(configured).digest());
-  let p = keys.get(ctx.db);
-  if (!p) {
-    p = (async () => {
-      await ctx.db
-        .insertInto('app_secrets')
-        .values({ name: 'sealing-key', value: randomSecret(32) })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
-      const row = await ctx.db
-        .selectFrom('app_secrets')
-        .select('value')
-        .where('name', '=', 'sealing-key')
-        .executeTakeFirstOrThrow();
-      return createHash('sha256').update(row.value).digest();
-    })();
-    p.catch(() => keys.delete(ctx.db));
-    keys.set(ctx.db, p);
-  }
-  return p;
+async function sealingKey(ctx: AppContext): Promise<Buffer> {
+  const key = ctx.config.secretsKey || (await appSecret(ctx.db, 'sealing-key'));
+  return createHash('sha256').update(key).digest();
 }
 
 /** `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */

@@ -1,4 +1,6 @@
 import { randomFillSync, randomInt } from 'node:crypto';
+import { perDb } from './cache.ts';
+import type { Db } from './db/database.ts';
 
 /**
  * Random bytes handed out from a pool refilled 4 KiB at a time: an order takes two secrets, and
@@ -35,4 +37,30 @@ export function randomRef(groups = 2, size = 4): string {
     parts.push(s);
   }
   return parts.join('-');
+}
+
+const appSecrets = new WeakMap<Db, Map<string, Promise<string>>>();
+
+/**
+ * A shared secret by name, created once in the database (`app_secrets`), so every instance
+ * reads the same one: the form tokens' and queue passes' signing keys, the sealing key. Kept per
+ * database and name; a failed read is not kept.
+ */
+export function appSecret(db: Db, name: string): Promise<string> {
+  const named = perDb(appSecrets, db, () => new Map<string, Promise<string>>());
+  let p = named.get(name);
+  if (!p) {
+    p = (async () => {
+      await db
+        .insertInto('app_secrets')
+        .values({ name, value: randomSecret(32) })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+      return row.value;
+    })();
+    p.catch(() => named.delete(name));
+    named.set(name, p);
+  }
+  return p;
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { perDb } from '../../platform/cache.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { isRetryableConflict, isUniqueViolation } from '../../platform/db/pg-errors.ts';
@@ -67,8 +68,7 @@ const queues = new WeakMap<Db, Map<number, Queue>>();
 
 /** Writes one prepared order, sharing a transaction with the event's other orders in flight. */
 export function writeOrder(ctx: AppContext, order: PreparedOrder): Promise<WriteOutcome> {
-  let byEvent = queues.get(ctx.db);
-  if (!byEvent) queues.set(ctx.db, (byEvent = new Map()));
+  const byEvent = perDb(queues, ctx.db, () => new Map<number, Queue>());
   const eventId = order.row.event_id;
   let queue = byEvent.get(eventId);
   if (!queue) byEvent.set(eventId, (queue = { waiting: [], running: false }));

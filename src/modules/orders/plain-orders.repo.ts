@@ -1,4 +1,5 @@
 import { CompiledQuery, sql, type Insertable } from 'kysely';
+import { perDb } from '../../platform/cache.ts';
 import { PREPARE } from '../../platform/db/callback-pool.ts';
 import type { Db } from '../../platform/db/database.ts';
 import type { OrdersTable } from '../../platform/db/schema.ts';
@@ -216,9 +217,7 @@ const together = new WeakMap<Db, Together>();
  * was short (or its rows' columns differ from the statement's), nothing of it written.
  */
 export function writeTogether(db: Db, group: PlainGroup): Promise<OrderRow[] | null> {
-  let t = together.get(db);
-  if (!t) together.set(db, (t = { waiting: [], running: 0 }));
-  const state = t;
+  const state = perDb(together, db, (): Together => ({ waiting: [], running: 0 }));
   return new Promise((resolve, reject) => {
     state.waiting.push({ ...group, resolve, reject });
     if (state.running < PLAIN_STATEMENTS) void flushTogether(db, state);

@@ -1,4 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
+import { perDb } from '../../platform/cache.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { countSeatedBatch } from '../../platform/metrics.ts';
 import { holdersAt, readSeatSnapshot, type SeatLayout, type SeatSnapshot } from '../inventory/seats.repo.ts';
@@ -34,8 +35,7 @@ const BACK_OFF_MS = 250;
 const entries = new WeakMap<Db, Map<string, Entry>>();
 
 function entryOf(db: Db, key: string): Entry {
-  let byKey = entries.get(db);
-  if (!byKey) entries.set(db, (byKey = new Map()));
+  const byKey = perDb(entries, db, () => new Map<string, Entry>());
   let entry = byKey.get(key);
   if (!entry) {
     // the oldest goes first: a Map iterates in insertion order

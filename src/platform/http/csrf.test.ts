@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { appSecret, csrfToken, verifyCsrf } from './csrf.ts';
+import { appSecret } from '../secrets.ts';
+import { csrfToken, verifyCsrf } from './csrf.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -41,6 +42,6 @@ describe('app secrets', () => {
     const [csrf, pass, place] = await Promise.all(['csrf', 'queue-pass', 'queue-place'].map((n) => appSecret(t.ctx.db, n)));
     expect(new Set([csrf, pass, place]).size).toBe(3);
     expect(await appSecret(t.ctx.db, 'queue-pass')).toBe(pass);
-    expect(await appSecret(t.ctx.db)).toBe(csrf);
+    expect(await appSecret(t.ctx.db, 'csrf')).toBe(csrf);
   });
 });

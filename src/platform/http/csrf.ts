@@ -1,37 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import type { Db } from '../db/database.ts';
 import { AppError } from '../errors.ts';
-import { randomSecret } from '../secrets.ts';
+import { appSecret } from '../secrets.ts';
 
 const WINDOW_MS = 2 * 60 * 60 * 1000;
-const keys = new WeakMap<Db, Map<string, Promise<string>>>();
-
-/**
- * A shared signing key by name: created once in the database, so every instance signs alike.
- * Kept per database and name: each use (form tokens, queue passes, queue places) has its own key.
- */
-export function appSecret(db: Db, name = 'csrf'): Promise<string> {
-  let named = keys.get(db);
-  if (!named) keys.set(db, (named = new Map()));
-  let p = named.get(name);
-  if (!p) {
-    p = (async () => {
-      await db
-        .insertInto('app_secrets')
-        .values({ name, value: randomSecret(32) })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
-      const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-      return row.value;
-    })();
-    p.catch(() => named.delete(name));
-    named.set(name, p);
-  }
-  return p;
-}
-
 function sign(key: string, scope: string, window: number): string {
   return createHmac('sha256', key).update(`${scope}|${window}`).digest('base64url');
 }
@@ -42,7 +15,7 @@ function sign(key: string, scope: string, window: number): string {
  */
 export async function csrfToken(ctx: AppContext, scope: string): Promise<string> {
   const window = Math.floor(ctx.clock.now().getTime() / WINDOW_MS);
-  return `${window}.${sign(await appSecret(ctx.db), scope, window)}`;
+  return `${window}.${sign(await appSecret(ctx.db, 'csrf'), scope, window)}`;
 }
 
 /**
@@ -65,7 +38,7 @@ export async function verifyCsrf(ctx: AppContext, request: FastifyRequest, scope
   const window = Number(w);
   const now = Math.floor(ctx.clock.now().getTime() / WINDOW_MS);
   if (!mac || !Number.isInteger(window) || window > now || window < now - 1) throw fail();
-  const expected = Buffer.from(sign(await appSecret(ctx.db), scope, window));
+  const expected = Buffer.from(sign(await appSecret(ctx.db, 'csrf'), scope, window));
   const given = Buffer.from(mac);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw fail();
 }
