@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
+import { readScattered } from '../../platform/db/scattered-reads.ts';
 import type { EventsTable, TicketTypesTable } from '../../platform/db/schema.ts';
 
 export type EventRow = Selectable<EventsTable> & { series_slug: string | null };
@@ -79,39 +80,37 @@ export function listTicketTypes(db: Db, accountId: number, eventId: number): Pro
  * took less discounts and refunds, in the event's currency: the dashboard's figure, from the same
  * counters) and the capacity of the types not archived (null when one of them has no limit).
  */
-export function listEventSummaries(db: Db, accountId: number, now: Date) {
-  return db
-    .selectFrom('events as e')
-    .select(['e.id', 'e.slug', 'e.name', 'e.starts_at', 'e.timezone', 'e.currency', 'e.status', 'e.sales_start_at', 'e.archived'])
-    .select((eb) => [
-      eb
-        .selectFrom('item_sales as s')
-        .select(sql<number>`coalesce(sum(s.sold), 0)::int`.as('n'))
-        .where('s.event_id', '=', eb.ref('e.id'))
-        .where('s.kind', '=', 'tickets')
-        .as('sold'),
-      eb
-        .selectFrom('income_counters as c')
-        .select(sql<string>`coalesce(sum(c.gross_cents - c.discount_cents - c.refund_cents), 0)::text`.as('n'))
-        .where('c.event_id', '=', eb.ref('e.id'))
-        .where('c.stamp', '=', 'paid')
-        .where('c.grain', '=', 'day')
-        .as('net_cents'),
-      eb
-        .selectFrom('ticket_types as t')
-        .select(sql<number | null>`case when bool_or(t.capacity is null) then null else sum(t.capacity)::int end`.as('c'))
-        .where('t.event_id', '=', eb.ref('e.id'))
-        .where('t.archived', '=', false)
-        .as('capacity'),
-    ])
-    .where('e.account_id', '=', accountId)
-    .orderBy(sql`e.starts_at < ${now}`)
-    .orderBy(sql`case when e.starts_at >= ${now} then e.starts_at end`, 'asc')
-    .orderBy('e.starts_at', 'desc')
-    .execute();
+export function listEventSummaries(db: Db, accountId: number, now: Date): Promise<EventSummaryRow[]> {
+  // the counters of an account's events lie on as many pages as they have rows: read together,
+  // in bitmap scans the database prefetches (readScattered), not one event after another
+  return readScattered(db, async (trx) => {
+    const { rows } = await sql<EventSummaryRow>`
+      with e as materialized (
+        select id, slug, name, starts_at, timezone, currency, status, sales_start_at, archived
+        from events where account_id = ${accountId}),
+      sold as (
+        select event_id, sum(sold) n from item_sales
+        where event_id = any(array(select id from e)) and kind = 'tickets' group by event_id),
+      net as (
+        select event_id, sum(gross_cents - discount_cents - refund_cents) n from income_counters
+        where event_id = any(array(select id from e)) and stamp = 'paid' and grain = 'day' group by event_id),
+      capacity as (
+        select event_id, case when bool_or(capacity is null) then null else sum(capacity)::int end n from ticket_types
+        where event_id = any(array(select id from e)) and not archived group by event_id)
+      select e.*, coalesce(sold.n, 0)::int sold, coalesce(net.n, 0)::text net_cents, capacity.n capacity
+      from e
+      left join sold on sold.event_id = e.id
+      left join net on net.event_id = e.id
+      left join capacity on capacity.event_id = e.id
+      order by e.starts_at < ${now}, case when e.starts_at >= ${now} then e.starts_at end, e.starts_at desc`.execute(trx);
+    return rows;
+  });
 }
 
-export type EventSummaryRow = Awaited<ReturnType<typeof listEventSummaries>>[number];
+export type EventSummaryRow = Pick<
+  Selectable<EventsTable>,
+  'id' | 'slug' | 'name' | 'starts_at' | 'timezone' | 'currency' | 'status' | 'sales_start_at' | 'archived'
+> & { sold: number; net_cents: string; capacity: number | null };
 
 /** The slugs of all the account's events, archived ones too (a new event's must differ from each). */
 export async function listEventSlugs(db: Db, accountId: number): Promise<string[]> {

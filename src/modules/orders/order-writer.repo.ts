@@ -14,9 +14,10 @@ import type { SeatPick } from './seat-allocation.ts';
 import type { SeatLayout } from '../inventory/seats.repo.ts';
 import type { PreparedOrder, WriteOutcome } from './prepared-order.ts';
 import {
+  byAccountRef,
   createdLogData,
   insertOrders,
-  inValuesOrder,
+  inSentOrder,
   jsonInsert,
   plainInventory,
   withGeneratedKeys,
@@ -261,7 +262,8 @@ async function batchTransaction(
   if (granted.length) {
     // 4. The orders, their lines, discounts and log, one statement each.
     const values = granted.map((i) => withGeneratedKeys(orders[i]!));
-    const rows = inValuesOrder(values, await insertOrders(trx, values));
+    const rows = inSentOrder(values, byAccountRef(await insertOrders(trx, values)));
+    if (!rows) throw new Error('an insert returned none of its orders');
     const lineRows = granted.flatMap((i, n) =>
       orders[i]!.lines.map((l, position) => ({
         account_id: rows[n]!.account_id,

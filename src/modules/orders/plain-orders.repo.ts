@@ -62,14 +62,6 @@ export function createdLogData(o: PreparedOrder): Record<string, unknown> {
   return { channel: o.row.channel, total_cents: o.row.total_cents, ...o.note };
 }
 
-/** The inserted orders in the order of the rows they were made from (RETURNING does not promise it), by ref. */
-export function inValuesOrder(values: Array<{ ref?: unknown }>, inserted: OrderRow[]): OrderRow[] {
-  const byRef = new Map(inserted.map((o) => [o.ref, o]));
-  const rows = values.map((v) => byRef.get(v.ref as string));
-  if (rows.some((r) => !r)) throw new Error('order insert did not return every row');
-  return rows as OrderRow[];
-}
-
 /** A batch's rows for one statement: orders with their generated keys, and lines and log entries that name their order by ref. */
 export interface StatementRows {
   rows: Array<Record<string, unknown>>;
@@ -106,12 +98,12 @@ export function parseJsonColumns(row: Record<string, unknown>): Record<string, u
 
 /**
  * The written orders as stored, in the order of the rows sent, matched by account and ref (RETURNING
- * does not promise the order). Null when none was written; a group written in part is a bug.
+ * does not promise the order). Null when none was written; rows written in part are a bug.
  */
 export function inSentOrder(sent: Array<Record<string, unknown>>, returned: Map<string, OrderRow>): OrderRow[] | null {
   const found = sent.map((r) => returned.get(`${r.account_id as number}\u0000${r.ref as string}`));
   if (found.every((o) => o === undefined)) return null;
-  if (found.some((o) => o === undefined)) throw new Error('a group of plain orders was written in part');
+  if (found.some((o) => o === undefined)) throw new Error('an insert returned some of its orders, not all');
   return found as OrderRow[];
 }
 

@@ -1,7 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../platform/context.ts';
-import { appSecret } from '../../platform/secrets.ts';
-import { randomSecret } from '../../platform/secrets.ts';
+import { appSecret, randomSecret } from '../../platform/secrets.ts';
 import { arrive, findVisitor, markAdmitted, rejoin } from './queue.repo.ts';
 import { admittedUpTo, PASS_MS, runningQueue, waitSeconds, type QueueEvent } from './queue-rules.ts';
 
