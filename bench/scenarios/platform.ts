@@ -158,6 +158,10 @@ async function measureStep(c: ScenarioContext, events: number, seed: SeedStep, l
       };
       const lists: number[] = [];
       for (const n of accounts) lists.push((await get(`/console/a/${slugOf.get(n)}/events`, { cookie: cookies.get(n)! })).ms);
+      const slowest = lists.indexOf(Math.max(...lists));
+      log(
+        `${name}: slowest events list ${fmt(lists[slowest]!, 1)} ms, account ${slugOf.get(accounts[slowest]!)} (${perAccount.get(accounts[slowest]!)} events, ${slowest + 1}. read)`,
+      );
       const dashboards: number[] = [];
       const reports: number[] = [];
       for (const r of sampleEvents) {
