@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 
 interface HtmlResponse {
@@ -52,8 +53,19 @@ export function expectNoncedScripts(res: HtmlResponse): { nonce: string; scripts
   return { nonce: nonce!, scripts: tags.length };
 }
 
-/** The body without this response's nonce: what two responses of one cached page share. */
-export function withoutNonce(res: HtmlResponse): string {
-  const nonce = scriptNonceOf(res);
-  return nonce ? res.body.replaceAll(`nonce="${nonce}"`, 'nonce=""') : res.body;
+/**
+ * The page's policy allows its inline scripts by their hashes only: no `'unsafe-inline'`, no
+ * nonce, one `'sha256-…'` source per inline script (the hash of its exact text) and none for a
+ * script the page does not have. Returns how many inline scripts the page has.
+ */
+export function expectHashedScripts(res: HtmlResponse): { scripts: number } {
+  const script = cspOf(res).get('script-src') ?? [];
+  expect(script).not.toContain("'unsafe-inline'");
+  expect(scriptNonceOf(res), 'no nonce in script-src').toBeNull();
+  const codes = [...res.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
+    .filter(([, attrs]) => !/\ssrc\s*=/i.test(attrs!) && !/\stype\s*=\s*["']?application\/json/i.test(attrs!))
+    .map(([, , code]) => code!);
+  const hashes = codes.map((code) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`);
+  expect(script.filter((s) => s.startsWith("'sha"))).toEqual(hashes);
+  return { scripts: codes.length };
 }

@@ -103,10 +103,13 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
         app,
         reply.header(
           'content-security-policy',
-          pageCsp(request.cspNonce, {
-            default: ['https://js.stripe.com', 'https://api.stripe.com'],
-            script: ['https://js.stripe.com'],
-          }),
+          pageCsp(
+            { nonce: request.cspNonce },
+            {
+              default: ['https://js.stripe.com', 'https://api.stripe.com'],
+              script: ['https://js.stripe.com'],
+            },
+          ),
         ),
         doc,
         loc,

@@ -7,9 +7,10 @@ import { cacheOf } from '../../platform/cache.ts';
 import { checkout, loadShop, loadShopCatalogue, quote, shopCurrency, type Form, type ShopData } from './shop.service.ts';
 import { negotiate, type Locale } from '../i18n/i18n.ts';
 import { frameOf, langQuery, pageLocale, sendPage } from './page-language.ts';
-import { shopPage, shopScript } from './shop.view.ts';
+import { shopPage, shopScript, shopScriptHashes } from './shop.view.ts';
 import { seatCodes } from '../events/seat-map.service.ts';
 import { addCookie, readCookie } from '../../platform/http/cookies.ts';
+import { pageCsp } from '../../platform/http/security-headers.ts';
 import {
   hasValidPass,
   passCookie,
@@ -65,22 +66,28 @@ interface Pieces {
 }
 
 /**
- * The event page as shared between responses, encoded once, with a stand-in where its script's
- * CSP nonce goes. Each response writes its own nonce over a copy: one nonce shared by every
- * visitor of a cached page would be no secret. `nonceAt` is -1 for a page without a script.
+ * The event page as shared between responses: encoded once and sent as these same bytes to
+ * every visitor of the same second, with its policy (its script is allowed by hash, so no
+ * response needs bytes of its own).
  */
 interface SharedPage {
   bytes: Buffer;
-  nonceAt: number;
+  csp: string;
 }
 
-/** The stand-in nonce: as long as every real one (16 bytes in base64url), never one itself. */
-const STAND_IN = '~'.repeat(22);
+/** The policy for a page with this script (see shopScriptHashes); two pages share one string. */
+const cspFor = (() => {
+  const made = new Map<string, string>();
+  return (hashes: readonly string[]) => {
+    const key = hashes.join(' ');
+    const csp = made.get(key) ?? pageCsp({ hashes });
+    made.set(key, csp);
+    return csp;
+  };
+})();
 
-function sharePage(pieces: Pieces): SharedPage {
-  const script = shopScript(pieces, STAND_IN).value;
-  const at = script.indexOf(STAND_IN);
-  return { bytes: Buffer.from(pieces.head + script + pieces.tail), nonceAt: at < 0 ? -1 : Buffer.byteLength(pieces.head) + at };
+function encodePage(pieces: Pieces): SharedPage {
+  return { bytes: Buffer.from(pieces.head + shopScript(pieces).value + pieces.tail), csp: cspFor(shopScriptHashes(pieces)) };
 }
 
 const FIELD_OF_CODE: Record<string, string> = {
@@ -98,19 +105,7 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
   const pathOf = (p: Params) =>
     `/e/${encodeURIComponent(p.account)}/${encodeURIComponent(p.event)}${p.audience ? `/a/${encodeURIComponent(p.audience)}` : ''}${p.portal ? `/p/${encodeURIComponent(p.portal)}` : ''}`;
 
-  /** The event page for this response: a copy of the shared page with this response's nonce (the page is not encoded again). */
-  const page = (shared: SharedPage, request: FastifyRequest) => {
-    if (shared.nonceAt < 0) return shared.bytes;
-    const nonce = request.cspNonce;
-    if (nonce.length !== STAND_IN.length) throw new Error('A CSP nonce is not the length the shared page holds room for');
-    const bytes = Buffer.allocUnsafe(shared.bytes.length);
-    shared.bytes.copy(bytes);
-    bytes.write(nonce, shared.nonceAt, 'latin1');
-    return bytes;
-  };
-
   async function render(
-    request: FastifyRequest,
     reply: FastifyReply,
     shop: ShopData,
     p: Params,
@@ -120,14 +115,8 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     message: string | null,
     status = 200,
   ) {
-    const { head, tail } = await pageHtml(shop, p, loc, form, fields, message);
-    return sendPage(
-      reply,
-      head + shopScript({ salesOpen: shop.salesOpen, seated: shop.seatMap !== null }, request.cspNonce).value + tail,
-      {
-        status,
-      },
-    );
+    const page = encodePage(await pageHtml(shop, p, loc, form, fields, message));
+    return sendPage(reply.header('content-security-policy', page.csp), page.bytes, { status });
   }
 
   async function pageHtml(
@@ -216,9 +205,9 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
     // kept encoded: a hit is written as it is, without turning 12 KB of text into UTF-8 again
     const shared = await cacheOf<SharedPage>(ctx.db, 'event-page', ctx.config.catalogueCacheMs, 32 * 1024 * 1024).get(
       key,
-      async () => sharePage(await pageHtml(await loadShop(ctx, p.account, p.event, via(p), currency), p, loc, {}, {}, null)),
+      async () => encodePage(await pageHtml(await loadShop(ctx, p.account, p.event, via(p), currency), p, loc, {}, {}, null)),
     );
-    return sendPage(reply, page(shared, request));
+    return sendPage(reply.header('content-security-policy', shared.csp), shared.bytes);
   };
 
   const submit = async (request: FastifyRequest<{ Params: Params; Body: Form }>, reply: FastifyReply) => {
@@ -246,7 +235,7 @@ export async function shopRoutes(app: FastifyInstance): Promise<void> {
       if (err.kind === 'rate_limited' && typeof err.extra?.retry_after === 'number')
         void reply.header('retry-after', String(err.extra.retry_after));
       const status = err.kind === 'conflict' ? 409 : err.kind === 'rate_limited' ? 429 : 422;
-      return render(request, reply, fresh, request.params, loc, form, fields, err.fields ? null : said, status);
+      return render(reply, fresh, request.params, loc, form, fields, err.fields ? null : said, status);
     }
   };
 

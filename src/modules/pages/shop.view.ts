@@ -1,5 +1,6 @@
 import { joinForms } from './waitlist.view.ts';
 import { html, raw, type SafeHtml } from '../../platform/http/html.ts';
+import { scriptHash } from '../../platform/http/security-headers.ts';
 import { minorDigits } from '../../platform/money.ts';
 import type { Locale } from '../i18n/i18n.ts';
 import { BROWSER_HOLD_MS } from '../orders/holds.ts';
@@ -39,8 +40,7 @@ const SHOP_CSS = raw(`<style>
  * The running total (progressive enhancement): sums quantity × unit price as quantities change
  * and formats it for the page's language. Without scripts the total is shown on the pay page.
  */
-const RUNNING_TOTAL =
-  raw(`(()=>{const f=document.querySelector('form.admit-shop');const out=document.querySelector('[data-total]');if(!f||!out)return;
+const RUNNING_TOTAL = `(()=>{const f=document.querySelector('form.admit-shop');const out=document.querySelector('[data-total]');if(!f||!out)return;
 const cur=out.dataset.currency,digits=Number(out.dataset.digits),lang=out.dataset.locale||document.documentElement.lang||'en';
 const fmt=new Intl.NumberFormat(lang,{style:'currency',currency:cur.toUpperCase(),minimumFractionDigits:digits,maximumFractionDigits:digits});
 const o=out.querySelector('output'),note=out.querySelector('[data-total-note]'),code=f.querySelector('[name=code]');
@@ -53,15 +53,31 @@ fetch(out.dataset.quote,{method:'POST',body,credentials:'same-origin'}).then(r=>
 if(q.state==='priced')show(q.total_cents,q.discount_cents?out.dataset.withCode.replace('{amount}',fmt.format(q.discount_cents/10**digits)):'');
 else if(q.state==='refused')show(sum(),q.message)}).catch(()=>{})};
 const update=()=>{show(sum(),'');if(code&&code.value.trim()&&out.dataset.quote){clearTimeout(timer);timer=setTimeout(ask,350)}};
-f.addEventListener('input',update);update()})()`);
+f.addEventListener('input',update);update()})()`;
+
+const SEATED_SCRIPT = `${RUNNING_TOTAL};${SEAT_MAP_SCRIPT}`;
+// hashed once: the policy's sources for the two scripts a page can have
+const HASHES = { plain: [scriptHash(RUNNING_TOTAL)], seated: [scriptHash(SEATED_SCRIPT)] } as const;
+
+/** The event page's script: none without a form to total, the seat map's with a seat map. */
+function shopScriptCode(data: { salesOpen: boolean; seated: boolean }): string | null {
+  if (!data.salesOpen) return null;
+  return data.seated ? SEATED_SCRIPT : RUNNING_TOTAL;
+}
 
 /**
- * The event page's script, with this response's CSP nonce (none without a form to total). Kept
- * out of shopPage: the page is rendered once for many visitors, each response has its own nonce.
+ * The event page's script. It is the same for every visitor, so the page's policy allows it by
+ * its hash (shopScriptHashes), not by a per-response nonce: the page, script included, is
+ * rendered once and sent as the same bytes to many visitors.
  */
-export function shopScript(data: { salesOpen: boolean; seated: boolean }, nonce: string): SafeHtml {
-  if (!data.salesOpen) return html``;
-  return html`<script nonce="${nonce}">${RUNNING_TOTAL}${data.seated ? raw(`;${SEAT_MAP_SCRIPT}`) : raw('')}</script>`;
+export function shopScript(data: { salesOpen: boolean; seated: boolean }): SafeHtml {
+  const code = shopScriptCode(data);
+  return code === null ? html`` : html`<script>${raw(code)}</script>`;
+}
+
+/** The script-src hashes that let shopScript(data) run, and nothing else inline. */
+export function shopScriptHashes(data: { salesOpen: boolean; seated: boolean }): readonly string[] {
+  return !data.salesOpen ? [] : data.seated ? HASHES.seated : HASHES.plain;
 }
 
 export interface ShopView {
@@ -91,7 +107,7 @@ function attrs(v: ShopView, key: string): SafeHtml {
 
 /**
  * The event page: works without JavaScript; every organiser- and buyer-supplied string is
- * escaped. Its script (shopScript) follows it, outside what is shared between responses.
+ * escaped. Its script (shopScript) follows it, kept apart: the console's preview runs without it.
  */
 export function shopPage(v: ShopView): SafeHtml {
   const { data, loc } = v;

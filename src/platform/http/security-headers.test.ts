@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cspOf, expectNoncedScripts, scriptNonceOf } from '../../../test/csp.ts';
-import { pageCsp, securityHeaders } from './security-headers.ts';
+import { pageCsp, scriptHash, securityHeaders } from './security-headers.ts';
 
 let app: FastifyInstance;
 
@@ -30,16 +30,30 @@ afterAll(() => app.close());
 
 describe('the page policy', () => {
   it('allows scripts from our origin or with the nonce, never inline ones; inline styles stay allowed', () => {
-    const csp = cspOf({ headers: { 'content-security-policy': pageCsp('abc') }, body: '' });
+    const csp = cspOf({ headers: { 'content-security-policy': pageCsp({ nonce: 'abc' }) }, body: '' });
     expect(csp.get('script-src')).toEqual(["'self'", "'nonce-abc'"]);
     expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     const stripe = cspOf({
-      headers: { 'content-security-policy': pageCsp('abc', { script: ['https://js.stripe.com'], default: ['https://x.test'] }) },
+      headers: {
+        'content-security-policy': pageCsp({ nonce: 'abc' }, { script: ['https://js.stripe.com'], default: ['https://x.test'] }),
+      },
       body: '',
     });
     expect(stripe.get('script-src')).toEqual(["'self'", "'nonce-abc'", 'https://js.stripe.com']);
     expect(stripe.get('default-src')).toEqual(["'self'", 'https://x.test']);
+  });
+
+  it('allows a script by the hash of its exact text instead of a nonce', () => {
+    // the example the CSP specification's readers know (MDN, script-src): the same text, the same hash
+    expect(scriptHash("alert('Hello, world.');")).toBe("'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='");
+    expect(scriptHash("alert('Hello, world.'); ")).not.toBe(scriptHash("alert('Hello, world.');"));
+    const csp = cspOf({ headers: { 'content-security-policy': pageCsp({ hashes: [scriptHash('1')] }) }, body: '' });
+    expect(csp.get('script-src')).toEqual(["'self'", scriptHash('1')]);
+    // no inline script at all: our origin only
+    expect(cspOf({ headers: { 'content-security-policy': pageCsp({ hashes: [] }) }, body: '' }).get('script-src')).toEqual([
+      "'self'",
+    ]);
   });
 
   it('gives every page its own nonce, the one its scripts carry (request.cspNonce)', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { randomSecret } from '../secrets.ts';
 
@@ -19,16 +20,29 @@ export interface CspSources {
 }
 
 /**
- * The pages' Content-Security-Policy: inline styles, scripts only from our origin or carrying
- * this response's nonce (no `'unsafe-inline'` for scripts: an injected `<script>` or event
- * handler attribute never runs), no third-party origins, no framing.
+ * Which of a page's own inline scripts may run: those carrying this response's nonce, or those
+ * whose text hashes to one of `hashes` (scriptHash). A hash suits a script that is the same for
+ * every visitor: the page can then be shared between responses byte for byte.
  */
-export function pageCsp(nonce: string, extra: CspSources = {}): string {
+export type InlineScripts = { nonce: string } | { hashes: readonly string[] };
+
+/** The CSP source allowing exactly this inline script's text (`'sha256-…'`). */
+export function scriptHash(code: string): string {
+  return `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`;
+}
+
+/**
+ * The pages' Content-Security-Policy: inline styles, scripts only from our origin or allowed by
+ * this response's nonce or their own hash (no `'unsafe-inline'` for scripts: an injected
+ * `<script>` or event handler attribute never runs), no third-party origins, no framing.
+ */
+export function pageCsp(inline: InlineScripts, extra: CspSources = {}): string {
+  const own = 'nonce' in inline ? [`'nonce-${inline.nonce}'`] : inline.hashes;
   return [
     ['default-src', "'self'", ...(extra.default ?? [])].join(' '),
     "img-src 'self' data:",
     "style-src 'self' 'unsafe-inline'",
-    ['script-src', "'self'", `'nonce-${nonce}'`, ...(extra.script ?? [])].join(' '),
+    ['script-src', "'self'", ...own, ...(extra.script ?? [])].join(' '),
     "form-action 'self'",
     "frame-ancestors 'none'",
     "base-uri 'none'",
@@ -69,7 +83,7 @@ export function securityHeaders(app: FastifyInstance): void {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
       if (!reply.hasHeader('content-security-policy')) {
-        reply.header('content-security-policy', pageCsp(request.cspNonce));
+        reply.header('content-security-policy', pageCsp({ nonce: request.cspNonce }));
         // A page from a shared cache would hand one nonce to many visitors: anyone could read it
         // from their own copy and put it on a script injected for the others. Pages under this
         // policy get `no-store` unless the route already chose no-store, private or no-cache.
