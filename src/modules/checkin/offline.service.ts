@@ -5,7 +5,7 @@ import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Principal } from '../../platform/http/auth.ts';
 import { iso } from '../../platform/time.ts';
-import { ticketSeatJson, type SeatView } from '../orders/orders.repo.ts';
+import { orderNamesAndStatuses, ticketSeatJson, type SeatView } from '../orders/orders.repo.ts';
 import { loadList, onList } from './checkin.service.ts';
 
 /**
@@ -85,9 +85,11 @@ export async function syncList(
   ).rows[0]!.x;
   // The page's tickets are one range of tickets_sync_cover (event, transaction, id, and what the
   // sync reads of a ticket: an index-only scan that stops at the page's end), then joined with their
-  // order and type. Asked as one query, the planner may take the event's tickets by another index
-  // and sort them all for every page, which it does whenever it guesses the event small: at 10,000
-  // tickets that read every ticket and its order three times for three pages.
+  // type. Asked as one query, the planner may take the event's tickets by another index and sort
+  // them all for every page, which it does whenever it guesses the event small: at 10,000 tickets
+  // that read every ticket and its order three times for three pages. Their orders are read after,
+  // all at once (orderNamesAndStatuses): the index-only scan and the orders' prefetched bitmap scan
+  // need opposite plans.
   const select = (from: Position, where: ReturnType<typeof sql>, n: number) =>
     sql<SyncRow>`
     with page as materialized (
@@ -100,12 +102,11 @@ export async function syncList(
         and ${where}
       order by t.sync_xid, t.id
       limit ${n})
-    select t.id, t.ref, coalesce(t.attendee_name, o.name) as attendee_name, t.qr_token, t.status, o.status as order_status,
+    select t.id, t.ref, t.order_id, t.attendee_name, t.qr_token, t.status,
       tt.name as type_name, tt.key as type_key, t.sync_xid::text as xid, ${ticketSeatJson('t')} as seat,
       (select c.created_at from checkins c
         where c.checkin_list_id = ${list.id} and c.ticket_id = t.id and not c.conflict) as checked_in_at
     from page t
-      join orders o on o.id = t.order_id
       join ticket_types tt on tt.id = t.ticket_type_id
     where t.account_id = ${p.accountId}
     order by t.sync_xid, t.id`.execute(ctx.db);
@@ -116,18 +117,28 @@ export async function syncList(
   const boundary: Position = last ? { xid: last.xid, id: Number(last.id) } : from;
   // the last page: what is committed beyond xmin, as much as fits (the rest comes once xmin moves)
   const tail = hasMore ? [] : (await select(boundary, sql`t.sync_xid >= ${xmin}::xid8`, limit - page.length)).rows;
+  const rows = [...page, ...tail];
+  const orders = await orderNamesAndStatuses(
+    ctx.db,
+    p.accountId,
+    rows.map((t) => Number(t.order_id)),
+  );
   return {
-    tickets: [...page, ...tail].map((t) => ({
-      id: Number(t.id),
-      reference: t.ref,
-      ticket_type: t.type_name,
-      ticket_type_slug: t.type_key,
-      attendee_name: t.attendee_name ?? '',
-      seat: t.seat,
-      qr_sha256: createHash('sha256').update(t.qr_token, 'utf8').digest('hex'),
-      status: t.status === 'valid' && t.order_status === 'paid' ? 'valid' : 'void',
-      checked_in_at: t.checked_in_at ? iso(t.checked_in_at) : null,
-    })),
+    tickets: rows.map((t) => {
+      // a ticket's order is never deleted (a foreign key), and both were read in one account
+      const order = orders.get(Number(t.order_id))!;
+      return {
+        id: Number(t.id),
+        reference: t.ref,
+        ticket_type: t.type_name,
+        ticket_type_slug: t.type_key,
+        attendee_name: t.attendee_name ?? order.name ?? '',
+        seat: t.seat,
+        qr_sha256: createHash('sha256').update(t.qr_token, 'utf8').digest('hex'),
+        status: t.status === 'valid' && order.status === 'paid' ? 'valid' : 'void',
+        checked_in_at: t.checked_in_at ? iso(t.checked_in_at) : null,
+      };
+    }),
     next_cursor: encodeCursor(boundary),
     has_more: hasMore,
   };
@@ -136,10 +147,10 @@ export async function syncList(
 interface SyncRow {
   id: string | number;
   ref: string;
+  order_id: string | number;
   attendee_name: string | null;
   qr_token: string;
   status: string;
-  order_status: string;
   type_name: string;
   type_key: string;
   xid: string;

@@ -35,7 +35,11 @@ beforeAll(async () => {
                 lines: [{ kind: 'tickets', ref: 'ga', quantity: 1, unit_price: 2500, attendees: [`Guest ${i}`] }],
               }),
             ),
-            makeOrder({ ref: 'FEST-VIP', lines: [{ kind: 'tickets', ref: 'vip', quantity: 1, unit_price: 5000 }] }),
+            makeOrder({
+              ref: 'FEST-VIP',
+              name: 'Vera Buyer',
+              lines: [{ kind: 'tickets', ref: 'vip', quantity: 1, unit_price: 5000 }],
+            }),
             makeOrder({ ref: 'FEST-PEND', status: 'pending', paid_at: undefined, payments: [] }),
           ],
         }),
@@ -101,6 +105,9 @@ describe('sync', () => {
     expect(synced).toMatchObject({ reference: first.ref, attendee_name: 'Guest 0', status: 'valid', checked_in_at: null });
     expect(synced.qr_sha256).toBe(createHash('sha256').update(first.qr_token).digest('hex'));
     expect(JSON.stringify([...state.values()])).not.toContain(first.qr_token);
+    // a ticket without an attendee's name shows its buyer's
+    const vip = await ticket('FEST-VIP');
+    expect(state.get(Number(vip.id))).toMatchObject({ attendee_name: 'Vera Buyer', status: 'valid' });
     expect((await sync(cursor)).tickets).toEqual([]);
     // a list of some types only
     expect((await sync(undefined, 100, vipListId)).tickets.map((x) => x.ticket_type_slug)).toEqual(['vip']);
