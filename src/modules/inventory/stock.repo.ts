@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PREPARE } from '../../platform/db/callback-pool.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { releaseSeats } from './seats.repo.ts';
 
@@ -24,24 +25,34 @@ export interface Availability {
   waitlisted: boolean;
 }
 
+interface AvailabilityRow {
+  id: number;
+  capacity: number;
+  taken: number;
+  waitlisted: boolean;
+  expired: number;
+}
+
 /**
  * The availability read as a query: capacity, taken, and the units of the row's holds that ran
  * out. Those are found from the row's event's lapsed holds (orders_event_live_holds), each one's
  * lines by order; `offset 0` keeps PostgreSQL from turning the lateral read into a join that
  * starts from order_lines, which has no index on inventory_id (a scan of every line).
  */
-export function availabilityQuery(accountId: number, inventoryIds: number[], now: Date) {
-  return sql<{ id: number; capacity: number; taken: number; waitlisted: boolean; expired: number }>`
+export function availabilityQuery(accountId: number, inventoryIds: number[], now: Date, opts: { prepared?: boolean } = {}) {
+  return sql<AvailabilityRow>`${sql.raw(opts.prepared ? PREPARE : '')}
     select i.id, i.capacity, i.taken, i.waitlisted,
       coalesce((select sum(l.quantity) from orders o
         cross join lateral (select l.quantity from order_lines l where l.order_id = o.id and l.inventory_id = i.id offset 0) l
         where o.event_id = i.event_id and o.status = 'pending' and coalesce(o.expires_at, 'infinity') <= ${now}), 0)::int as expired
-    from inventory i where i.account_id = ${accountId} and i.id in (${sql.join(inventoryIds)})`;
+    from inventory i where i.account_id = ${accountId} and i.id = any(${sql.val(inventoryIds)}::bigint[])`;
 }
 
 /**
  * The availability read: capacity less what is taken, not counting holds that have expired; none
- * while the row is waitlisted (freed units go to the waiting list before the public).
+ * while the row is waitlisted (freed units go to the waiting list before the public). Outside a
+ * transaction only: it runs as a prepared statement, because every event page the one-second
+ * cache misses reads it, and planning it took 0.2 ms where running it took 0.05-0.1.
  */
 export async function readAvailability(
   db: Db,
@@ -50,7 +61,7 @@ export async function readAvailability(
   now: Date,
 ): Promise<Map<number, Availability>> {
   if (inventoryIds.length === 0) return new Map();
-  const rows = await availabilityQuery(accountId, inventoryIds, now).execute(db);
+  const rows = await availabilityQuery(accountId, inventoryIds, now, { prepared: true }).execute(db);
   return new Map(
     rows.rows.map((r) => [
       r.id,

@@ -1,4 +1,5 @@
 import { sql, type Selectable } from 'kysely';
+import { PREPARE } from '../../platform/db/callback-pool.ts';
 import type { Db } from '../../platform/db/database.ts';
 import type { AccountsTable, GoodsTable, SessionsTable, TicketTypesTable } from '../../platform/db/schema.ts';
 import type { EventRow } from '../events/events.repo.ts';
@@ -20,7 +21,8 @@ export interface ShopCatalogueRows {
  * arrays beside the event's row. Read for every event page not in this instance's cache, which on
  * a platform of many events is most of them: eight round trips were eight sends and wake-ups on
  * both sides for one page. The session links are the event's own (they were every link of the
- * account). Undefined when the account or the event does not exist.
+ * account). A prepared statement: planned anew each time it took 0.4 ms of PostgreSQL's CPU where
+ * running it took 0.2. Undefined when the account or the event does not exist.
  */
 export async function readShopCatalogueRows(
   db: Db,
@@ -40,7 +42,7 @@ export async function readShopCatalogueRows(
       j_donations: ShopCatalogueRows['donations'];
       j_questions: ShopCatalogueRows['questions'];
     }
-  >`
+  >`${sql.raw(PREPARE)}
     select e.*, s.slug as series_slug, a.id as a_id, a.slug as a_slug, a.name as a_name, a.invoicing as a_invoicing,
       (select coalesce(json_agg(t order by t.position, t.id), '[]') from ticket_types t
         where t.event_id = e.id and not t.archived and t.on_sale) as j_types,
