@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { hashToken } from '../../platform/http/auth.ts';
 import { lineTax } from '../../platform/money.ts';
-import { randomSecret } from '../../platform/secrets.ts';
+import { indexedSecret } from '../../platform/secrets.ts';
 import { apiHoldEnd } from '../orders/holds.ts';
 import { deleteAccount, insertAccount } from '../accounts/accounts.repo.ts';
 import { normaliseInvoicing } from '../accounts/invoicing.service.ts';
@@ -195,7 +195,7 @@ async function writeOrder(
               ticket_type_id: item.id,
               ref: `${o.ref}-${ticketNo}`,
               attendee_name: l.attendees?.[n] || null,
-              qr_token: randomSecret(),
+              qr_token: indexedSecret(),
               status: o.status === 'paid' ? ('valid' as const) : ('voided' as const),
               position: ticketNo,
               created_at: paidAt ?? o.created_at,
@@ -255,8 +255,8 @@ async function writeOrder(
       audience_id: o.audience ? m.audiences.get(o.audience)!.id : null,
       portal_id: o.portal ? m.portals.get(o.portal)!.id : null,
       channel: 'import',
-      access_secret: randomSecret(),
-      qr_token: randomSecret(),
+      access_secret: indexedSecret(),
+      qr_token: indexedSecret(),
       codes_key: (o.discounts ?? []).map((d) => d.code).join(','),
       answers: JSON.stringify(o.answers ?? []),
       created_at: o.created_at,

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/database.ts';
-import { randomSecret } from '../../platform/secrets.ts';
+import { indexedSecret, randomSecret } from '../../platform/secrets.ts';
 
 /**
  * A ticket's attendee and holder: named by the buyer or staff, passed on by a transfer. The
@@ -49,7 +49,7 @@ export async function passOn(trx: Db, ticketId: number, name: string, email: str
   await trx
     .updateTable('tickets')
     .set({
-      qr_token: randomSecret(),
+      qr_token: indexedSecret(),
       attendee_name: name,
       attendee_email: email,
       holder_secret: holderSecret,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import type { InvoiceAddress } from '../../platform/db/schema.ts';
-import { randomSecret } from '../../platform/secrets.ts';
+import { indexedSecret } from '../../platform/secrets.ts';
 import { lapsedHolds, releaseStock, releaseUnits, unitsByInventory } from '../inventory/stock.repo.ts';
 import { releaseSeats, releaseSeatsOf } from '../inventory/seats.repo.ts';
 
@@ -83,7 +83,7 @@ export async function mintTickets(trx: Db, order: MintTarget, at: Date): Promise
         ticket_type_id: l.ticket_type_id!,
         session_id: l.session_id,
         ref: `${order.ref}-${n}`,
-        qr_token: randomSecret(),
+        qr_token: indexedSecret(),
         position: n,
         seat_guid: lineSeats[i] ?? null,
         created_at: at,
@@ -223,7 +223,7 @@ export async function updateBuyer(trx: Db, orderId: number, changes: BuyerChange
   const set: { name?: string; email?: string; access_secret?: string } = {};
   if (changes.name !== undefined) set.name = changes.name;
   if (changes.email !== undefined) set.email = changes.email;
-  if (changes.rotateLink) set.access_secret = randomSecret();
+  if (changes.rotateLink) set.access_secret = indexedSecret();
   if (Object.keys(set).length) await trx.updateTable('orders').set(set).where('id', '=', orderId).execute();
 }
 
