@@ -54,6 +54,28 @@ describe('tokens through the management API', () => {
     expect(list.json().tokens.every((x: Record<string, unknown>) => !('secret' in x) && !('token_hash' in x))).toBe(true);
   });
 
+  it('records the use of many tokens first used at once, each of them (the stamps go together)', async () => {
+    const made = await Promise.all(
+      Array.from({ length: 12 }, async (_, n) => (await create({ name: `Together ${n}`, capabilities: ['events.view'] })).json()),
+    );
+    const used = await Promise.all(
+      made.map((m: { secret: string }) => t.call(m.secret, { method: 'GET', url: '/api/v1/events' })),
+    );
+    expect(used.map((r) => r.statusCode)).toEqual(made.map(() => 200));
+    const stamped = async () => {
+      const listed = (await t.call(acct.tokens.all, { method: 'GET', url: '/api/v1/tokens' })).json().tokens as Array<{
+        id: number;
+        last_used_at: string | null;
+      }>;
+      return made.filter((m: { id: number }) => listed.find((x) => x.id === m.id)?.last_used_at).length;
+    };
+    await expect.poll(stamped, { timeout: 5_000 }).toBe(12);
+    // a token never used stays unstamped
+    const idle = (await create({ name: 'Idle', capabilities: ['events.view'] })).json();
+    const list = (await t.call(acct.tokens.all, { method: 'GET', url: '/api/v1/tokens' })).json();
+    expect(list.tokens.find((x: { id: number }) => x.id === idle.id).last_used_at).toBeNull();
+  });
+
   it('never grants more than the calling token holds: capabilities, scopes, events', async () => {
     // the limited token holds every capability, but only event tok-a and no scopes
     const limited = (body: unknown) => create(body, acct.tokens.limited);
