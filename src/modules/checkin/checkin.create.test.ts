@@ -204,6 +204,18 @@ describe('POST .../tickets/{qr}/checkins', () => {
     const unknown = await t.call(acct.tokens.all, { method: 'POST', url: ticketUrl('main', 'no-such-token') });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error.code).toBe('not_found');
+    // tokens start with the time they were made: a forger who knows a real token's time, or the
+    // real token itself, still has to guess its 144 random bits
+    const real = await qr('RACE1-1');
+    const flip = (c: string) => (c === 'A' ? 'B' : 'A');
+    for (const forged of [
+      real.slice(0, 8) + 'A'.repeat(24),
+      real.slice(0, 31) + flip(real.slice(31)),
+      real.slice(0, 8) + flip(real[8]!) + real.slice(9),
+    ]) {
+      const res = await t.call(acct.tokens.all, { method: 'POST', url: ticketUrl('main', forged) });
+      expect(res.statusCode, forged).toBe(404);
+    }
     // a ticket of another account is unknown here
     const foreign = (
       await t.ctx.db
