@@ -214,10 +214,11 @@ export async function runPgbench(
 
 /**
  * A secret as admit makes one for a unique index (indexedSecret in src/platform/secrets.ts): the
- * time first, then random, so that the inserts of a moment land on the same index pages. Wholly
- * random secrets here made (d) pay for page reads and writes that admit's orders no longer do.
+ * time first, then random, so that the inserts of a moment land on the same index pages, and 32
+ * characters long, so that its index entries weigh what admit's do. Wholly random secrets here
+ * made (d) pay for page reads and writes that admit's orders no longer do.
  */
-const TIMED_SECRET = `lpad(to_hex((extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0') || md5(random()::text)`;
+const TIMED_SECRET = `lpad(to_hex((extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0') || left(md5(random()::text), 20)`;
 
 /**
  * (d): the database's part of one admit order, as pgbench runs it: one statement that takes the
