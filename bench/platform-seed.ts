@@ -285,4 +285,12 @@ async function seedOrders(run: Run, from: number, before: number): Promise<void>
      from orders o, admit_order_figures(o, 1) p where o.id > $1 group by 1, 2, 3, 4, 5, 6, 7, 8, 9`,
     [before],
   );
+  await run(
+    'counters',
+    `insert into event_income (event_id, shard, net_cents)
+     select event_id, 0, sum(gross_cents - discount_cents - refund_cents) from income_counters
+     where event_id in (select event_id from orders where id > $1) and stamp = 'paid' and grain = 'day'
+     group by 1 having sum(gross_cents - discount_cents - refund_cents) <> 0`,
+    [before],
+  );
 }

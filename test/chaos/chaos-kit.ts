@@ -61,6 +61,14 @@ export async function invariants(db: Db): Promise<string[]> {
   const c = counters.rows[0]!;
   if (c.units) out.push(`${c.units} unit counters differ from the orders`);
   if (c.income) out.push(`${c.income} income counters differ from the orders`);
+  // each event's net income for the events list (migration 0039), against the same recount
+  const totals = await sql<{ n: number }>`
+    with live as (select p.event_id, sum(p.gross_cents - p.discount_cents - p.refund_cents) as n
+        from orders o, admit_order_income(o, 1) p where p.stamp = 'paid' and p.grain = 'day' group by 1),
+      kept as (select event_id, sum(net_cents) as n from event_income group by 1)
+    select count(*)::int as n from live full join kept using (event_id)
+    where coalesce(live.n, 0) <> coalesce(kept.n, 0)`.execute(db);
+  if (totals.rows[0]!.n) out.push(`${totals.rows[0]!.n} events' net income differs from the orders`);
   return out;
 }
 

@@ -77,12 +77,12 @@ export function listTicketTypes(db: Db, accountId: number, eventId: number): Pro
 /**
  * The account's events for an overview: upcoming first (soonest first), then past ones (latest
  * first), with tickets sold (the counters the order triggers keep), net sales (what paid orders
- * took less discounts and refunds, in the event's currency: the dashboard's figure, from the same
- * counters) and the capacity of the types not archived (null when one of them has no limit).
+ * took less discounts and refunds, in the event's currency: the dashboard's figure, from the
+ * event's income totals the same triggers keep, migration 0039) and the capacity of the types not archived (null when one of them has no limit).
  */
 export function listEventSummaries(db: Db, accountId: number, now: Date): Promise<EventSummaryRow[]> {
-  // the counters of an account's events lie on as many pages as they have rows: read together,
-  // in bitmap scans the database prefetches (readScattered), not one event after another
+  // the sales counters and types of an account's events lie on as many pages as they have rows:
+  // read together, in bitmap scans the database prefetches (readScattered), not one event after another
   return readScattered(db, async (trx) => {
     const { rows } = await sql<EventSummaryRow>`
       with e as materialized (
@@ -92,8 +92,8 @@ export function listEventSummaries(db: Db, accountId: number, now: Date): Promis
         select event_id, sum(sold) n from item_sales
         where event_id = any(array(select id from e)) and kind = 'tickets' group by event_id),
       net as (
-        select event_id, sum(gross_cents - discount_cents - refund_cents) n from income_counters
-        where event_id = any(array(select id from e)) and stamp = 'paid' and grain = 'day' group by event_id),
+        select event_id, sum(net_cents) n from event_income
+        where event_id = any(array(select id from e)) group by event_id),
       capacity as (
         select event_id, case when bool_or(capacity is null) then null else sum(capacity)::int end n from ticket_types
         where event_id = any(array(select id from e)) and not archived group by event_id)

@@ -10,7 +10,7 @@ import { INCOME_FIGURES } from './income.service.ts';
 export async function counterMismatches(
   t: TestApp,
   eventId: number,
-): Promise<{ units: unknown[]; income: unknown[]; tickets: unknown[]; report: unknown[] }> {
+): Promise<{ units: unknown[]; income: unknown[]; tickets: unknown[]; report: unknown[]; total: unknown[] }> {
   const db = t.ctx.db;
   const units = await sql`
     with plain as (
@@ -82,7 +82,14 @@ export async function counterMismatches(
     select * from plain full join kept using (stamp, grain, at, currency, status, audience_id, codes_key, took_money)
     where (plain.orders, plain.units, plain.gross, plain.discount, plain.refund)
       is distinct from (kept.orders, kept.units, kept.gross, kept.discount, kept.refund)`.execute(db);
-  return { units: units.rows, income: income.rows, tickets: tickets.rows, report: report.rows };
+  // the event's net income for the events list (migration 0039), summed over its shards
+  const total = await sql`
+    with plain as (
+      select coalesce(sum(round(subtotal_cents * fx_rate) - round(discount_cents * fx_rate) - round(refunded_cents * fx_rate)), 0)::bigint as n
+      from orders where event_id = ${eventId} and took_money and paid_at is not null),
+    kept as (select coalesce(sum(net_cents), 0)::bigint as n from event_income where event_id = ${eventId})
+    select plain.n as plain, kept.n as kept from plain, kept where plain.n <> kept.n`.execute(db);
+  return { units: units.rows, income: income.rows, tickets: tickets.rows, report: report.rows, total: total.rows };
 }
 
 /** The orders report's rows written the plain way over the orders (spec 2.4). */

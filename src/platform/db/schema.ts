@@ -225,6 +225,13 @@ export interface IncomeCountersTable {
   units: Generated<number>;
 }
 
+/** an event's net income by write shard, for the events list (migration 0039) */
+export interface EventIncomeTable {
+  event_id: number;
+  shard: number;
+  net_cents: number;
+}
+
 /** the orders report's figures by its axes (migration 0021), in the order's own currency */
 export interface OrderReportCountersTable {
   event_id: number;
@@ -882,6 +889,7 @@ export interface DB {
   app_secrets: AppSecretsTable;
   item_sales: ItemSalesTable;
   income_counters: IncomeCountersTable;
+  event_income: EventIncomeTable;
   order_report_counters: OrderReportCountersTable;
   form_submissions: FormSubmissionsTable;
   waiting_list_entries: WaitingListEntriesTable;
