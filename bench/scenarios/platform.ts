@@ -65,6 +65,7 @@ interface StepResult {
   cold: Phase;
   warm: Phase;
   rssMb: number;
+  machine: MachineState;
 }
 
 interface EventRow {
@@ -126,9 +127,11 @@ async function measureStep(c: ScenarioContext, events: number, seed: SeedStep, l
       }),
     ),
   };
+  const [{ bytes: dbBytes } = { bytes: '0' }] = await c.q<{ bytes: string }>('select pg_database_size(current_database()) bytes');
   try {
     await c.restartServer();
     const rss = rssSampler(c.serverPid());
+    const machine = machineSampler(Number(dbBytes));
     // "cold" is about what the server holds, not its code: the code is warmed on events outside the sample
     const spare = shuffled.filter((r) => r.size === 'medium' && !sampleEvents.includes(r)).slice(0, 1);
     const spareOnSale = future.slice(onSale.length, onSale.length + 1_000);
@@ -210,7 +213,7 @@ async function measureStep(c: ScenarioContext, events: number, seed: SeedStep, l
     const cold = await phase('cold');
     const warm = await phase('warm');
     const rssMb = rss.stop();
-    const result = { events, orders: Number(orderCount), seed, cold, warm, rssMb };
+    const result = { events, orders: Number(orderCount), seed, cold, warm, rssMb, machine: machine.stop() };
     log(JSON.stringify(result));
     return result;
   } finally {
@@ -328,6 +331,15 @@ function report(c: ScenarioContext, results: StepResult[]): void {
     baselineName: 'goal (at most)',
     note: `at ${steps} events: ${results.map((r) => fmt(r.rssMb, 1)).join(' / ')} MB; seeded in ${results.map((r) => fmt(r.seed.seconds)).join(' / ')} s`,
   });
+  // what the figures stood on: they assume the database in the operating system's file cache
+  // and the CPUs the machine's own (docs/decisions/performance.md, "Traps")
+  const m = results.map((r) => r.machine);
+  const list = (pick: (x: MachineState) => string) => m.map(pick).join(' / ');
+  console.error(
+    `platform: at ${steps} events the database was ${list((x) => fmt(x.databaseGb, 1))} GB, the file cache ` +
+      `${list((x) => `${fmt(x.cacheGb[0], 1)}-${fmt(x.cacheGb[1], 1)}`)} GB (least-most while measured); CPU stolen ` +
+      `${list((x) => `${fmt(x.stealPct, 1)} %`)}, waiting for I/O ${list((x) => `${fmt(x.iowaitPct, 1)} %`)}`,
+  );
 }
 
 function spread(ms: number[]): Spread {
@@ -379,6 +391,43 @@ function request(
 }
 
 /** The server's resident memory sampled every 100 ms; stop() gives the peak in MB. */
+interface MachineState {
+  databaseGb: number;
+  /** the operating system's file cache (Cached in /proc/meminfo), least and most while measured */
+  cacheGb: [number, number];
+  /** CPU time taken by the hypervisor and spent waiting for I/O, of all CPU time while measured */
+  stealPct: number;
+  iowaitPct: number;
+}
+
+/** The file cache sampled every second, and the CPU's steal and I/O wait, from now until stop(). */
+function machineSampler(databaseBytes: number): { stop: () => MachineState } {
+  const cached = () => Number(/^Cached:\s+(\d+)/m.exec(fs.readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0) / 1024 / 1024;
+  // user nice system idle iowait irq softirq steal (guest time is counted in user already)
+  const cpu = () => fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1, 9).map(Number);
+  const start = cpu();
+  let least = cached();
+  let most = least;
+  const timer = setInterval(() => {
+    const c = cached();
+    least = Math.min(least, c);
+    most = Math.max(most, c);
+  }, 1_000);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      const d = cpu().map((v, i) => v - start[i]!);
+      const total = d.reduce((a, b) => a + b, 0) || 1;
+      return {
+        databaseGb: databaseBytes / 1024 ** 3,
+        cacheGb: [least, most],
+        stealPct: (100 * d[7]!) / total,
+        iowaitPct: (100 * d[4]!) / total,
+      };
+    },
+  };
+}
+
 function rssSampler(pid: number): { stop: () => number } {
   let peak = 0;
   const read = () => {
