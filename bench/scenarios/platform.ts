@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { vacuumAsAutovacuumWould } from '../baselines.ts';
 import { fmt, percentile, wrkList } from '../lib.ts';
+import { machineSampler, type MachineState } from '../machine.ts';
 import { LARGE_ORDERS, platformOwner, platformToken, seedPlatform, type SeedStep } from '../platform-seed.ts';
 import type { ScenarioContext } from './context.ts';
 
@@ -338,7 +339,10 @@ function report(c: ScenarioContext, results: StepResult[]): void {
   console.error(
     `platform: at ${steps} events the database was ${list((x) => fmt(x.databaseGb, 1))} GB, the file cache ` +
       `${list((x) => `${fmt(x.cacheGb[0], 1)}-${fmt(x.cacheGb[1], 1)}`)} GB (least-most while measured); CPU stolen ` +
-      `${list((x) => `${fmt(x.stealPct, 1)} %`)}, waiting for I/O ${list((x) => `${fmt(x.iowaitPct, 1)} %`)}`,
+      `${list((x) => `${fmt(x.stealPct, 1)} %`)}, waiting for I/O ${list((x) => `${fmt(x.iowaitPct, 1)} %`)}` +
+      (m.some((x) => x.reclaimIdleSeconds !== null)
+        ? `; the kernel's proactive reclaim (DAMON) pages out memory idle ${list((x) => fmt(x.reclaimIdleSeconds ?? 0))} s`
+        : ''),
   );
 }
 
@@ -391,43 +395,6 @@ function request(
 }
 
 /** The server's resident memory sampled every 100 ms; stop() gives the peak in MB. */
-interface MachineState {
-  databaseGb: number;
-  /** the operating system's file cache (Cached in /proc/meminfo), least and most while measured */
-  cacheGb: [number, number];
-  /** CPU time taken by the hypervisor and spent waiting for I/O, of all CPU time while measured */
-  stealPct: number;
-  iowaitPct: number;
-}
-
-/** The file cache sampled every second, and the CPU's steal and I/O wait, from now until stop(). */
-function machineSampler(databaseBytes: number): { stop: () => MachineState } {
-  const cached = () => Number(/^Cached:\s+(\d+)/m.exec(fs.readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0) / 1024 / 1024;
-  // user nice system idle iowait irq softirq steal (guest time is counted in user already)
-  const cpu = () => fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1, 9).map(Number);
-  const start = cpu();
-  let least = cached();
-  let most = least;
-  const timer = setInterval(() => {
-    const c = cached();
-    least = Math.min(least, c);
-    most = Math.max(most, c);
-  }, 1_000);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      const d = cpu().map((v, i) => v - start[i]!);
-      const total = d.reduce((a, b) => a + b, 0) || 1;
-      return {
-        databaseGb: databaseBytes / 1024 ** 3,
-        cacheGb: [least, most],
-        stealPct: (100 * d[7]!) / total,
-        iowaitPct: (100 * d[4]!) / total,
-      };
-    },
-  };
-}
-
 function rssSampler(pid: number): { stop: () => number } {
   let peak = 0;
   const read = () => {
