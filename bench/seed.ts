@@ -117,6 +117,7 @@ export async function seedOrdersWith(
     [event.eventId],
   );
   await c.query('select admit_rebuild_report_counters($1)', [event.eventId]);
+  await c.query('select admit_rebuild_event_income($1)', [event.eventId]);
   await c.query('set session_replication_role = default');
   // vacuum as autovacuum would after a bulk load, so index-only scans see all-visible pages
   await c.query('vacuum analyze');
