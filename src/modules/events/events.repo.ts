@@ -78,11 +78,13 @@ export function listTicketTypes(db: Db, accountId: number, eventId: number): Pro
  * The account's events for an overview: upcoming first (soonest first), then past ones (latest
  * first), with tickets sold (the counters the order triggers keep), net sales (what paid orders
  * took less discounts and refunds, in the event's currency: the dashboard's figure, from the
- * event's income totals kept by the orders' triggers, migration 0039) and the capacity of the types not archived (null when one of them has no limit).
+ * event's income totals kept by the orders' triggers, migration 0039) and the capacity of the
+ * types not archived (null when one of them has no limit).
  */
 export function listEventSummaries(db: Db, accountId: number, now: Date): Promise<EventSummaryRow[]> {
   // the sales counters and types of an account's events lie on as many pages as they have rows:
-  // read together, in bitmap scans the database prefetches (readScattered), not one event after another
+  // read together, in bitmap scans the database prefetches (readScattered), not one event after
+  // another
   return readScattered(db, async (trx) => {
     const { rows } = await sql<EventSummaryRow>`
       with e as materialized (
